@@ -1,0 +1,218 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+public import LifecycleCore
+import Synchronization
+
+// Seven modules of a small server, each doing visible (simulated) work. Priorities, highest first:
+// Configuration 11000, Logging 10000, DatabasePool 5500, HealthCheck 5000, CacheWarmup 5000,
+// DeepLink 1500, Metrics 1000. HealthCheck and CacheWarmup tie: manifest order decides.
+
+/// A custom event: reload the configuration. Handlers answer whether anything changed (OR-combined).
+public struct ReloadConfiguration: CustomEvent {
+    public typealias Result = Bool
+    /// Why the reload was asked for.
+    public var reason: String
+    public init(reason: String) { self.reason = reason }
+}
+
+/// A custom event the cache posts from inside its memory-warning hook.
+public struct CachePurged: CustomEvent {
+    /// How many entries were dropped.
+    public var entries: Int
+}
+
+/// Loads configuration first, so everything after it can read it.
+public struct ConfigurationModule: LifecycleModule, WillFinishLaunching, CustomEventHandling {
+    public static let priority: ModulePriority = .high + 1_000
+    let services: DemoServices
+    let environment: String
+
+    public init(context: LifecycleContext) throws {
+        services = try context.demoServices(for: Self.moduleName)
+        environment = context.launchOptions.argument("--env") ?? context.launchOptions.environment["DEMO_ENV"] ?? "development"
+    }
+
+    public func willFinishLaunching(_ context: LifecycleContext) -> Bool {
+        services.console.write("    Configuration: environment=\(environment), pool size=4, cache rows=128")
+        return true
+    }
+
+    public static func registerCustomEventHandlers(_ handlers: inout CustomEventHandlers<Self>) {
+        handlers.on(ReloadConfiguration.self) { module, event, _ in
+            module.services.console.write("    Configuration: reloaded (\(event.reason)); nothing changed")
+            return false
+        }
+    }
+}
+
+/// Opens the log sink before the modules that log, and flushes it last.
+public struct LoggingModule: LifecycleModule, WillFinishLaunching, WillTerminate {
+    public static let priority: ModulePriority = .high
+    let services: DemoServices
+
+    public init(context: LifecycleContext) throws {
+        services = try context.demoServices(for: Self.moduleName)
+    }
+
+    public func willFinishLaunching(_ context: LifecycleContext) -> Bool {
+        services.console.write("    Logging: log sink opened (level=info)")
+        return true
+    }
+
+    public func willTerminate(_ context: LifecycleContext) {
+        services.console.write("    Logging: flushed and closed the log sink")
+    }
+}
+
+/// A connection pool: opened at launch, shrunk in the background, closed at termination.
+public struct DatabasePoolModule: LifecycleModule, DidFinishLaunching, DidEnterBackground, WillEnterForeground,
+    WillTerminate
+{
+    public static let priority: ModulePriority = .normal + 500
+    let services: DemoServices
+
+    public init(context: LifecycleContext) throws {
+        services = try context.demoServices(for: Self.moduleName)
+    }
+
+    public func didFinishLaunching(_ context: LifecycleContext) async throws -> Bool {
+        services.database.open(4)
+        services.console.write("    DatabasePool: opened \(services.database.openConnections) connections")
+        return true
+    }
+
+    public func didEnterBackground(_ context: LifecycleContext) {
+        services.database.open(1)
+        services.console.write("    DatabasePool: released idle connections (4 → 1)")
+    }
+
+    public func willEnterForeground(_ context: LifecycleContext) {
+        services.database.open(4)
+        services.console.write("    DatabasePool: re-opened connections (1 → 4)")
+    }
+
+    public func willTerminate(_ context: LifecycleContext) {
+        let closed = services.database.close()
+        services.console.write("    DatabasePool: closed \(closed) connection(s)")
+    }
+}
+
+/// Reports readiness while active; stops advertising it while inactive.
+public struct HealthCheckModule: LifecycleModule, DidBecomeActive, WillResignActive {
+    public static let priority: ModulePriority = .normal
+    let services: DemoServices
+
+    public init(context: LifecycleContext) throws {
+        services = try context.demoServices(for: Self.moduleName)
+    }
+
+    public func didBecomeActive(_ context: LifecycleContext) {
+        services.console.write("    HealthCheck: /health reports ready")
+    }
+
+    public func willResignActive(_ context: LifecycleContext) {
+        services.console.write("    HealthCheck: /health reports draining")
+    }
+}
+
+/// Warms the cache from the database once the pool is open; purges it on a memory warning.
+public struct CacheWarmupModule: LifecycleModule, DidFinishLaunching, DidReceiveMemoryWarning, CustomEventHandling {
+    public static let priority: ModulePriority = .normal
+    let services: DemoServices
+
+    public init(context: LifecycleContext) throws {
+        services = try context.demoServices(for: Self.moduleName)
+    }
+
+    public func didFinishLaunching(_ context: LifecycleContext) -> Bool {
+        // The pool has a higher priority, so it is open by now.
+        guard services.database.openConnections > 0 else { return false }
+        services.cache.store(services.database.products(count: 128))
+        services.console.write("    CacheWarmup: warmed \(services.cache.count) entries from the database")
+        return true
+    }
+
+    public func didReceiveMemoryWarning(_ context: LifecycleContext) {
+        let dropped = services.cache.removeAll()
+        services.console.write("    CacheWarmup: purged \(dropped) entries; posting CachePurged")
+        // Queued: delivered after the memory warning has reached every participant.
+        context.events.post(CachePurged(entries: dropped))
+    }
+
+    public static func registerCustomEventHandlers(_ handlers: inout CustomEventHandlers<Self>) {
+        handlers.on(ReloadConfiguration.self) { module, _, _ in
+            module.services.console.write("    CacheWarmup: cache settings unchanged")
+            return false
+        }
+    }
+}
+
+/// Handles `demo://product/<id>` links by looking the product up in the cache.
+public struct DeepLinkModule: LifecycleModule, OpenURL {
+    public static let priority: ModulePriority = .low + 500
+    let services: DemoServices
+
+    public init(context: LifecycleContext) throws {
+        services = try context.demoServices(for: Self.moduleName)
+    }
+
+    public func open(_ url: URL, context: LifecycleContext) -> Bool {
+        guard url.scheme == "demo", url.host == "product", let id = Int(url.lastPathComponent) else {
+            services.console.write("    DeepLink: \(url.absoluteString) is not a product link")
+            return false
+        }
+        let name = services.cache.value(for: id) ?? "unknown (cache cold)"
+        services.console.write("    DeepLink: opened product \(id): \(name)")
+        return true
+    }
+}
+
+/// Counts what the application went through and reports it at the end. Lowest priority: it starts last
+/// and stops first.
+public struct MetricsModule: LifecycleModule, DidBecomeActive, DidEnterBackground, DidReceiveMemoryWarning,
+    WillTerminate, CustomEventHandling
+{
+    public static let priority: ModulePriority = .low
+    let services: DemoServices
+    private let counters = Counters()
+
+    public init(context: LifecycleContext) throws {
+        services = try context.demoServices(for: Self.moduleName)
+    }
+
+    public func didBecomeActive(_ context: LifecycleContext) { counters.increment("activations") }
+    public func didEnterBackground(_ context: LifecycleContext) { counters.increment("backgrounds") }
+    public func didReceiveMemoryWarning(_ context: LifecycleContext) { counters.increment("memory warnings") }
+
+    public func willTerminate(_ context: LifecycleContext) {
+        services.console.write("    Metrics: \(counters.summary)")
+    }
+
+    public static func registerCustomEventHandlers(_ handlers: inout CustomEventHandlers<Self>) {
+        handlers.on(CachePurged.self) { module, event, _ in
+            module.counters.increment("purged entries", by: event.entries)
+            module.services.console.write("    Metrics: recorded \(event.entries) purged cache entries")
+        }
+    }
+
+    private final class Counters: Sendable {
+        private let values = Mutex<[(String, Int)]>([])
+
+        func increment(_ name: String, by amount: Int = 1) {
+            values.withLock { values in
+                if let index = values.firstIndex(where: { $0.0 == name }) {
+                    values[index].1 += amount
+                } else {
+                    values.append((name, amount))
+                }
+            }
+        }
+
+        var summary: String {
+            values.withLock { $0.map { "\($0.0)=\($0.1)" }.joined(separator: ", ") }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+public import LifecycleCore
+import Synchronization
+
+/// The simulated infrastructure the demo modules share: a console, a database and a cache.
+///
+/// The demo host creates one and puts it in the launch options under ``DemoServicesKey``; every module
+/// reads it from its context. This is how a host hands shared objects to modules without globals.
+public final class DemoServices: Sendable {
+    /// Where modules and the host write what they do.
+    public let console: DemoConsole
+    /// A simulated database with a connection pool.
+    public let database = SimulatedDatabase()
+    /// A simulated in-memory cache.
+    public let cache = SimulatedCache()
+
+    /// Creates services that write to `console`.
+    public init(console: DemoConsole) {
+        self.console = console
+    }
+}
+
+/// The launch-option key under which the demo host stores its ``DemoServices``.
+public enum DemoServicesKey: LaunchOptionKey {
+    public static let defaultValue: DemoServices? = nil
+}
+
+/// Thrown by a demo module created without ``DemoServices`` in its launch options.
+public struct MissingDemoServices: Error, CustomStringConvertible {
+    public let module: String
+    public var description: String {
+        "\(module) needs DemoServices: set launchOptions[DemoServicesKey.self] before creating the host"
+    }
+}
+
+extension LifecycleContext {
+    func demoServices(for module: String) throws -> DemoServices {
+        guard let services = launchOptions[DemoServicesKey.self] else { throw MissingDemoServices(module: module) }
+        return services
+    }
+}
+
+/// A line-oriented console that keeps a transcript, and echoes to standard output when asked.
+public final class DemoConsole: Sendable {
+    private let lines = Mutex<[String]>([])
+    private let echo: Bool
+
+    /// Creates a console; `echo` also prints every line to standard output.
+    public init(echo: Bool) {
+        self.echo = echo
+    }
+
+    /// Writes one line.
+    public func write(_ line: String) {
+        lines.withLock { $0.append(line) }
+        if echo { print(line) }
+    }
+
+    /// Every line written so far.
+    public var transcript: [String] { lines.withLock { $0 } }
+}
+
+/// A database whose only state is a pool of connections and a table of products.
+public final class SimulatedDatabase: Sendable {
+    private let connections = Mutex(0)
+
+    /// The number of open connections.
+    public var openConnections: Int { connections.withLock { $0 } }
+
+    func open(_ count: Int) { connections.withLock { $0 = count } }
+
+    func close() -> Int { connections.withLock { open in defer { open = 0 }; return open } }
+
+    /// Reads the product table: `count` rows of (id, name).
+    func products(count: Int) -> [(Int, String)] {
+        (1...count).map { ($0, "product-\($0)") }
+    }
+}
+
+/// A key-value cache.
+public final class SimulatedCache: Sendable {
+    private let entries = Mutex<[Int: String]>([:])
+
+    /// The number of cached entries.
+    public var count: Int { entries.withLock { $0.count } }
+
+    func store(_ rows: [(Int, String)]) {
+        entries.withLock { entries in
+            for (key, value) in rows { entries[key] = value }
+        }
+    }
+
+    func value(for key: Int) -> String? { entries.withLock { $0[key] } }
+
+    func removeAll() -> Int { entries.withLock { entries in defer { entries.removeAll() }; return entries.count } }
+}

@@ -1,0 +1,160 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+public import LifecycleCore
+public import LifecycleProxy
+
+/// The program's own application delegate in the demo: it hears launch first and termination last.
+public struct DemoAppDelegate: ApplicationDelegate, DidFinishLaunching, WillTerminate {
+    let console: DemoConsole
+
+    public init(console: DemoConsole) {
+        self.console = console
+    }
+
+    public func didFinishLaunching(_ context: LifecycleContext) -> Bool {
+        console.write("    AppDelegate: launch options read; \(context.launchOptions.arguments.count) argument(s)")
+        return true
+    }
+
+    public func willTerminate(_ context: LifecycleContext) {
+        console.write("    AppDelegate: goodbye")
+    }
+}
+
+/// The `lifecycle-demo` program: builds a host from the demo manifest, prints its plan, and drives it
+/// through a whole lifecycle while printing every delivery.
+public enum LifecycleDemo {
+    /// The demo's modules. Listed in an order that differs from priority order on purpose: the proxy
+    /// sorts by priority and keeps this order only between equal priorities (HealthCheck before
+    /// CacheWarmup).
+    public static let manifest = ModuleManifest(
+        name: "DemoModules",
+        [
+            MetricsModule.self,
+            DeepLinkModule.self,
+            HealthCheckModule.self,
+            CacheWarmupModule.self,
+            DatabasePoolModule.self,
+            LoggingModule.self,
+            ConfigurationModule.self,
+        ]
+    )
+
+    /// Runs the demo, writing to `console`.
+    ///
+    /// - Returns: The process exit code: 0 when every step behaved as documented, 1 otherwise.
+    public static func run(console: DemoConsole, launchOptions: LaunchOptions = .current) async -> Int32 {
+        let services = DemoServices(console: console)
+        var options = launchOptions
+        options[DemoServicesKey.self] = services
+
+        let configuration = ApplicationHost.Configuration(onDelivery: { record in
+            console.write("  ✓ " + describe(record))
+        })
+        let host: ApplicationHost
+        do {
+            host = try ApplicationHost(
+                manifest: manifest,
+                delegate: DemoAppDelegate(console: console),
+                launchOptions: options,
+                configuration: configuration
+            )
+        } catch {
+            console.write("error: \(error)")
+            return 1
+        }
+
+        printPlan(of: host, to: console)
+
+        do {
+            console.write("")
+            console.write("▶ launch()")
+            let launch = try await host.launch()
+            console.write(
+                "  = willFinishLaunching \(launch.willFinishLaunching), didFinishLaunching \(launch.didFinishLaunching)"
+                    + "; state \(host.state)"
+            )
+
+            console.write("▶ enterBackground()")
+            try await host.enterBackground()
+            console.write("  = state \(host.state)")
+
+            console.write("▶ enterForeground()")
+            try await host.enterForeground()
+            console.write("  = state \(host.state)")
+
+            console.write("▶ receiveMemoryWarning()")
+            try await host.receiveMemoryWarning()
+            try await host.waitUntilIdle()  // the CachePurged event the cache posted is delivered by now
+            console.write("  = state \(host.state)")
+
+            for link in ["demo://product/42", "https://example.com/pricing"] {
+                console.write("▶ open(\(link))")
+                let handled = try await host.open(URL(string: link)!)
+                console.write("  = handled \(handled)")
+            }
+
+            console.write("▶ send(ReloadConfiguration)")
+            let changed = try await host.send(ReloadConfiguration(reason: "SIGHUP"))
+            console.write("  = changed \(changed)")
+
+            console.write("▶ enterForeground() while active (not allowed)")
+            do {
+                try await host.enterForeground()
+                console.write("  unexpected: the host accepted it")
+                return 1
+            } catch {
+                console.write("  = \(error.code): \(error.description)")
+            }
+
+            console.write("▶ terminate()")
+            try await host.terminate()
+            console.write("  = state \(host.state)")
+        } catch {
+            console.write("error: \(error)")
+            return 1
+        }
+        return 0
+    }
+
+    static func printPlan(of host: ApplicationHost, to console: DemoConsole) {
+        console.write("Participants (\(host.participants.count)), in priority order:")
+        for participant in host.participants {
+            console.write("  \(shortName(participant))  \(participant.priority.map { "\($0)" } ?? "program delegate")")
+        }
+        console.write("")
+        console.write("Launch plan: who receives each event, in delivery order")
+        for event in LifecycleEvent.builtinEvents + host.customEvents {
+            let receivers = host.plan(for: event).map { label($0) }
+            let direction = event.direction == .forward ? "→" : "←"
+            let padded = event.name + String(repeating: " ", count: max(0, 24 - event.name.count))
+            console.write("  \(padded) \(direction) \(receivers.isEmpty ? "(nobody)" : receivers.joined(separator: ", "))")
+        }
+    }
+
+    static func describe(_ record: DeliveryRecord) -> String {
+        var text = "\(record.event.name) → \(label(record.participant)) \(record.duration.microsecondsText)"
+        if let result = record.result { text += " → \(result)" }
+        if let error = record.error { text += " threw \(error)" }
+        return text
+    }
+
+    static func label(_ participant: Participant) -> String {
+        "\(shortName(participant)) [\(participant.priority.map { String($0.rawValue) } ?? "delegate")]"
+    }
+
+    static func shortName(_ participant: Participant) -> String {
+        String(participant.name.split(separator: ".").last ?? Substring(participant.name))
+    }
+}
+
+extension Duration {
+    fileprivate var microsecondsText: String {
+        let (seconds, attoseconds) = components
+        let tenths = (Double(seconds) * 1e7 + Double(attoseconds) / 1e11).rounded()
+        return "(\(tenths / 10) µs)"
+    }
+}

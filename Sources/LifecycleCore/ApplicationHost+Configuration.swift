@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension ApplicationHost {
+    /// How an ``ApplicationHost`` reports deliveries and handles failures.
+    public struct Configuration: Sendable {
+        /// What a host does when a launch hook throws.
+        public struct LaunchFailurePolicy: Hashable, Sendable, CustomStringConvertible {
+            private enum Base: String, Hashable, Sendable {
+                case `continue`
+                case abort
+            }
+
+            private let base: Base
+
+            /// Deliver launch to everyone anyway, become active, then throw
+            /// ``LifecycleError/Code/hookFailed`` listing every failure. The default.
+            public static let `continue` = LaunchFailurePolicy(base: .continue)
+            /// Stop launch at the first launch hook that throws. The participants whose launch hooks had
+            /// completed receive `willTerminate` in reverse order (a rollback); the others receive nothing.
+            /// The host ends `terminated` and throws ``LifecycleError/Code/launchAborted``.
+            public static let abort = LaunchFailurePolicy(base: .abort)
+
+            public var description: String { base.rawValue }
+        }
+
+        /// What happens when a launch hook throws. Defaults to ``LaunchFailurePolicy/continue``.
+        public var launchFailurePolicy: LaunchFailurePolicy
+
+        /// Told about every hook call as it completes, with its duration and result. `nil` (the default)
+        /// skips timing altogether.
+        public var onDelivery: DeliveryObserver?
+
+        /// Receives the errors of requests nobody awaits: those posted with ``EventEmitter``. The default
+        /// writes each to standard error, so no failure goes unseen.
+        public var onUnobservedError: @Sendable (LifecycleError) -> Void
+
+        /// Creates a configuration.
+        public init(
+            launchFailurePolicy: LaunchFailurePolicy = .continue,
+            onDelivery: DeliveryObserver? = nil,
+            onUnobservedError: @escaping @Sendable (LifecycleError) -> Void = Configuration.writeToStandardError
+        ) {
+            self.launchFailurePolicy = launchFailurePolicy
+            self.onDelivery = onDelivery
+            self.onUnobservedError = onUnobservedError
+        }
+
+        /// The default ``onUnobservedError``: writes the error's description to standard error.
+        public static let writeToStandardError: @Sendable (LifecycleError) -> Void = { error in
+            printWarning("\(error)")
+        }
+    }
+}
+
+/// Writes `message` and a newline to standard error.
+package func printWarning(_ message: String) {
+    var line = "warning: \(message)\n"
+    line.withUTF8 { bytes in
+        var remaining = UnsafeRawBufferPointer(bytes)
+        while !remaining.isEmpty {
+            let written = write(2, remaining.baseAddress, remaining.count)
+            guard written > 0 else { return }
+            remaining = UnsafeRawBufferPointer(rebasing: remaining[written...])
+        }
+    }
+}

@@ -1,0 +1,402 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// Emits the application's lifecycle events to the program's delegate and its modules, and guards the
+/// application's state.
+///
+/// Create a host from a manifest with `ApplicationHost(manifest:delegate:launchOptions:configuration:)`
+/// (in `LifecycleProxy`), then drive it:
+///
+/// ```swift
+/// let host = try ApplicationHost(manifest: .app, delegate: AppDelegate())
+/// try await host.launch()             // willFinishLaunching, didFinishLaunching, didBecomeActive
+/// try await host.enterBackground()    // willResignActive, didEnterBackground
+/// try await host.enterForeground()    // willEnterForeground, didBecomeActive
+/// try await host.terminate()          // willTerminate
+/// ```
+///
+/// ## State
+/// ``state`` moves `notRunning → launching → active ⇄ inactive ⇄ background → terminating → terminated`.
+/// A request that is not allowed in the current state throws ``LifecycleError/Code/invalidTransition``,
+/// naming the state and the request, and delivers nothing.
+///
+/// ## Ordering
+/// Every request — from any task, awaited or posted from a hook — joins one FIFO queue. Requests are
+/// delivered one at a time, in the order they were emitted; each event reaches every participant before
+/// the next event starts. The state is checked when a request reaches the front of the queue, so a
+/// request is judged against the state that the requests before it left.
+///
+/// From inside a hook, emit with ``LifecycleContext/events``: the request is queued behind the current
+/// event and the hook goes on. Awaiting a host method from inside one of its own hooks would deadlock,
+/// so it throws ``LifecycleError/Code/reentrantCall`` instead.
+///
+/// ## Failures
+/// A hook that throws does not stop delivery to the others. When the request completes, the host throws
+/// one ``LifecycleError/Code/hookFailed`` error listing every failure; the state change has happened.
+/// ``Configuration/launchFailurePolicy`` can make a launch failure abort the launch instead.
+///
+/// Cancelling a task that awaits a host method does not withdraw its request: it is delivered anyway.
+public actor ApplicationHost {
+    /// The host's settings.
+    public nonisolated let configuration: Configuration
+    /// The context every participant receives.
+    public nonisolated let context: LifecycleContext
+
+    private let dispatcher: any LifecycleDispatcher
+    private nonisolated let mailbox: HostMailbox
+
+    /// The task-local mark of a drain task, to recognise calls made from inside a hook.
+    @TaskLocal private static var drainingMailbox: ObjectIdentifier?
+
+    /// Creates a host whose context is handed to `makeDispatcher`, which builds the participants.
+    package init<Failure: Error>(
+        launchOptions: LaunchOptions,
+        configuration: Configuration,
+        makeDispatcher: (LifecycleContext) throws(Failure) -> any LifecycleDispatcher
+    ) throws(Failure) {
+        let mailbox = HostMailbox()
+        let context = LifecycleContext(launchOptions: launchOptions, mailbox: mailbox)
+        self.dispatcher = try makeDispatcher(context)
+        self.mailbox = mailbox
+        self.context = context
+        self.configuration = configuration
+        mailbox.attach(self)
+    }
+
+    // MARK: - Reading
+
+    /// The host's current state. Readable from anywhere without waiting; inside a hook it is the state the
+    /// host is in while delivering that event (`launching` during launch, for example).
+    public nonisolated var state: ApplicationState { mailbox.state }
+
+    /// Every participant: the program's delegate first if there is one, then modules by priority.
+    public nonisolated var participants: [Participant] { dispatcher.participants }
+
+    /// Whether at least one participant — the program's delegate or a module — implements `event`.
+    public nonisolated func responds(to event: LifecycleEvent) -> Bool { !dispatcher.plan(for: event).isEmpty }
+
+    /// The participants that receive `event`, in delivery order.
+    public nonisolated func plan(for event: LifecycleEvent) -> [Participant] { dispatcher.plan(for: event) }
+
+    /// The custom events at least one participant handles, in registration order.
+    public nonisolated var customEvents: [LifecycleEvent] { dispatcher.customEvents }
+
+    // MARK: - Transitions
+
+    /// Launches the application: delivers ``LifecycleEvent/willFinishLaunching``, then
+    /// ``LifecycleEvent/didFinishLaunching``, then ``LifecycleEvent/didBecomeActive``; the host ends
+    /// `active`.
+    ///
+    /// Allowed only in `notRunning`.
+    ///
+    /// - Returns: The OR-combined result of each launch event.
+    /// - Throws: ``LifecycleError/Code/hookFailed`` after launch completes if any hook threw, or
+    ///   ``LifecycleError/Code/launchAborted`` if a launch hook threw under the `abort` policy.
+    @discardableResult
+    public nonisolated func launch(file: String = #fileID, line: Int = #line) async throws(LifecycleError)
+        -> LaunchResult
+    {
+        try await perform(.launch, file: file, line: line) { host in
+            await host.runLaunch(file: file, line: line)
+        }
+    }
+
+    /// From the background, delivers ``LifecycleEvent/willEnterForeground`` then
+    /// ``LifecycleEvent/didBecomeActive``; the host ends `active`.
+    public nonisolated func enterForeground(file: String = #fileID, line: Int = #line) async throws(LifecycleError) {
+        try await transition(.enterForeground, file: file, line: line)
+    }
+
+    /// From `active`, delivers ``LifecycleEvent/willResignActive`` then ``LifecycleEvent/didEnterBackground``;
+    /// from `inactive`, only ``LifecycleEvent/didEnterBackground``. The host ends in `background`.
+    public nonisolated func enterBackground(file: String = #fileID, line: Int = #line) async throws(LifecycleError) {
+        try await transition(.enterBackground, file: file, line: line)
+    }
+
+    /// From `active`, delivers ``LifecycleEvent/willResignActive``; the host ends `inactive`.
+    public nonisolated func resignActive(file: String = #fileID, line: Int = #line) async throws(LifecycleError) {
+        try await transition(.resignActive, file: file, line: line)
+    }
+
+    /// From `inactive`, delivers ``LifecycleEvent/didBecomeActive``; the host ends `active`.
+    public nonisolated func becomeActive(file: String = #fileID, line: Int = #line) async throws(LifecycleError) {
+        try await transition(.becomeActive, file: file, line: line)
+    }
+
+    /// From any running state, delivers ``LifecycleEvent/willTerminate``; the host ends `terminated`, for good.
+    public nonisolated func terminate(file: String = #fileID, line: Int = #line) async throws(LifecycleError) {
+        try await transition(.terminate, file: file, line: line)
+    }
+
+    // MARK: - Events
+
+    /// Delivers ``LifecycleEvent/didReceiveMemoryWarning``. Allowed while running (active, inactive or
+    /// background).
+    public nonisolated func receiveMemoryWarning(file: String = #fileID, line: Int = #line)
+        async throws(LifecycleError)
+    {
+        try await transition(.memoryWarning, file: file, line: line)
+    }
+
+    /// Delivers ``LifecycleEvent/openURL`` for `url` to every implementer. Allowed while running.
+    ///
+    /// - Returns: `true` if any participant handled the URL; `false` if none did or nobody implements it.
+    public nonisolated func open(_ url: URL, file: String = #fileID, line: Int = #line) async throws(LifecycleError)
+        -> Bool
+    {
+        try await perform(.open(url), file: file, line: line) { host in
+            await host.runOpenURL(url, file: file, line: line)
+        }
+    }
+
+    /// Delivers the custom event `event` to every participant that handles it. Allowed while running.
+    ///
+    /// - Returns: The combined result (for `Bool`, `true` if any handler returned `true`).
+    @discardableResult
+    public nonisolated func send<E: CustomEvent>(_ event: E, file: String = #fileID, line: Int = #line)
+        async throws(LifecycleError) -> E.Result
+    {
+        try await perform(.custom(LifecycleEvent(custom: E.self)), file: file, line: line) { host in
+            await host.deliverCustom(event, file: file, line: line)
+        }
+    }
+
+    /// Returns when every request emitted before this call — including those posted from hooks — has been
+    /// delivered.
+    public nonisolated func waitUntilIdle(file: String = #fileID, line: Int = #line) async throws(LifecycleError) {
+        try await perform(HostRequest(.idle), file: file, line: line) { _ in .success(()) }
+    }
+
+    // MARK: - Queueing
+
+    private nonisolated func transition(_ request: HostRequest, file: String, line: Int) async throws(LifecycleError) {
+        try await perform(request, file: file, line: line) { host in
+            await host.process(request, file: file, line: line).map { _ in () }
+        }
+    }
+
+    /// Queues `work` and waits for its result. Throws `reentrantCall` instead when called from inside a hook
+    /// of this host, where waiting would deadlock.
+    private nonisolated func perform<T: Sendable>(
+        _ request: HostRequest,
+        file: String,
+        line: Int,
+        _ work: @escaping @Sendable (isolated ApplicationHost) async -> Result<T, LifecycleError>
+    ) async throws(LifecycleError) -> T {
+        if Self.drainingMailbox == ObjectIdentifier(mailbox) {
+            throw LifecycleError(
+                code: .reentrantCall,
+                request: request,
+                state: mailbox.state,
+                eventInProgress: mailbox.eventInProgress,
+                file: file,
+                line: line
+            )
+        }
+        let result = await withCheckedContinuation { continuation in
+            mailbox.submit { host in continuation.resume(returning: await work(host)) }
+        }
+        return try result.get()
+    }
+
+    /// Runs queued jobs until the mailbox is empty. Only one drain task runs at a time.
+    func drain() async {
+        await Self.$drainingMailbox.withValue(ObjectIdentifier(mailbox)) {
+            while let job = mailbox.next() {
+                await job(self)
+            }
+        }
+    }
+
+    // MARK: - Processing (runs on the actor, one request at a time)
+
+    private var currentState: ApplicationState { mailbox.state }
+
+    private func setState(_ state: ApplicationState) { mailbox.setState(state) }
+
+    /// Processes a request that returns no value. Used by awaited transitions and by posted requests.
+    func process(_ request: HostRequest, file: String, line: Int) async -> Result<Bool?, LifecycleError> {
+        switch request.kind {
+        case .launch:
+            return await runLaunch(file: file, line: line).map { _ in nil }
+        case .openURL(let url):
+            return await runOpenURL(url, file: file, line: line).map { $0 }
+        case .custom:
+            // Custom events are posted through their typed path; a bare custom request carries no payload.
+            return .success(nil)
+        case .idle:
+            return .success(nil)
+        case .enterForeground:
+            return await run(request, from: [.background], file: file, line: line) { _ in
+                ([(.background, .willEnterForeground), (.active, .didBecomeActive)], .active)
+            }
+        case .enterBackground:
+            return await run(request, from: [.active, .inactive], file: file, line: line) { state in
+                state == .active
+                    ? ([(.active, .willResignActive), (.background, .didEnterBackground)], .background)
+                    : ([(.background, .didEnterBackground)], .background)
+            }
+        case .resignActive:
+            return await run(request, from: [.active], file: file, line: line) { _ in
+                ([(.active, .willResignActive)], .inactive)
+            }
+        case .becomeActive:
+            return await run(request, from: [.inactive], file: file, line: line) { _ in
+                ([(.active, .didBecomeActive)], .active)
+            }
+        case .terminate:
+            return await run(request, from: [.active, .inactive, .background], file: file, line: line) { _ in
+                ([(.terminating, .willTerminate)], .terminated)
+            }
+        case .memoryWarning:
+            return await run(request, from: [.active, .inactive, .background], file: file, line: line) { state in
+                ([(state, .didReceiveMemoryWarning)], state)
+            }
+        }
+    }
+
+    /// Checks that `request` is allowed in the current state, then delivers each step's event in the state
+    /// the step names (what a hook reads from ``state``), and ends in `final`.
+    ///
+    /// "Will" events are delivered in the state being left; "did" events in the state being entered.
+    private func run(
+        _ request: HostRequest,
+        from allowed: Set<ApplicationState>,
+        file: String,
+        line: Int,
+        steps: (ApplicationState) -> (steps: [(ApplicationState, LifecycleEvent)], final: ApplicationState)
+    ) async -> Result<Bool?, LifecycleError> {
+        let start = currentState
+        guard allowed.contains(start) else {
+            return .failure(invalidTransition(request, file, line))
+        }
+        let plan = steps(start)
+        var failures: [HookFailure] = []
+        for (state, event) in plan.steps {
+            setState(state)
+            failures += await deliver(event).failures
+        }
+        setState(plan.final)
+        return failures.isEmpty ? .success(nil) : .failure(hookFailed(request, failures, result: nil, file, line))
+    }
+
+    private func runLaunch(file: String, line: Int) async -> Result<LaunchResult, LifecycleError> {
+        guard currentState == .notRunning else {
+            return .failure(invalidTransition(.launch, file, line))
+        }
+        setState(.launching)
+        let abortOnFailure = configuration.launchFailurePolicy == .abort
+        let scope: DeliveryScope = abortOnFailure ? .untilFirstFailure : .all
+        var launched: Set<Int> = []
+        var failures: [HookFailure] = []
+        var results: [Bool] = []
+        for event in [LifecycleEvent.willFinishLaunching, .didFinishLaunching] {
+            let outcome = await deliver(event, scope: scope)
+            failures += outcome.failures
+            results.append(outcome.result)
+            if abortOnFailure {
+                let failed = Set(outcome.failures.map(\.participant.index))
+                for participant in plan(for: event).prefix(outcome.delivered) where !failed.contains(participant.index) {
+                    launched.insert(participant.index)
+                }
+                if !outcome.failures.isEmpty {
+                    return .failure(await rollBack(launched: launched, failures: failures, file: file, line: line))
+                }
+            }
+        }
+        setState(.active)
+        failures += await deliver(.didBecomeActive).failures
+        let result = LaunchResult(willFinishLaunching: results[0], didFinishLaunching: results[1])
+        return failures.isEmpty ? .success(result) : .failure(hookFailed(.launch, failures, result: nil, file, line))
+    }
+
+    /// Delivers `willTerminate` to the participants in `launched`, in reverse order, and terminates.
+    private func rollBack(launched: Set<Int>, failures: [HookFailure], file: String, line: Int) async -> LifecycleError {
+        setState(.terminating)
+        let rolledBack = plan(for: .willTerminate).filter { launched.contains($0.index) }
+        let outcome = await deliver(.willTerminate, scope: .only(launched))
+        setState(.terminated)
+        return LifecycleError(
+            code: .launchAborted,
+            request: .launch,
+            state: .terminated,
+            failures: failures + outcome.failures,
+            rolledBack: rolledBack,
+            file: file,
+            line: line
+        )
+    }
+
+    private func runOpenURL(_ url: URL, file: String, line: Int) async -> Result<Bool, LifecycleError> {
+        let request = HostRequest.open(url)
+        guard currentState.isRunning else {
+            return .failure(invalidTransition(request, file, line))
+        }
+        mailbox.setEventInProgress(.openURL)
+        let outcome = await dispatcher.open(url, observer: configuration.onDelivery)
+        mailbox.setEventInProgress(nil)
+        guard outcome.failures.isEmpty else {
+            return .failure(hookFailed(request, outcome.failures, result: outcome.result, file, line))
+        }
+        return .success(outcome.result)
+    }
+
+    func deliverCustom<E: CustomEvent>(_ event: E, file: String, line: Int) async -> Result<E.Result, LifecycleError> {
+        let lifecycleEvent = LifecycleEvent(custom: E.self)
+        let request = HostRequest.custom(lifecycleEvent)
+        guard currentState.isRunning else {
+            return .failure(invalidTransition(request, file, line))
+        }
+        mailbox.setEventInProgress(lifecycleEvent)
+        let outcome = await dispatcher.deliver(event, observer: configuration.onDelivery)
+        mailbox.setEventInProgress(nil)
+        guard outcome.failures.isEmpty else {
+            return .failure(hookFailed(request, outcome.failures, result: outcome.result as? Bool, file, line))
+        }
+        return .success(outcome.result)
+    }
+
+    private func deliver(_ event: LifecycleEvent, scope: DeliveryScope = .all) async -> EventOutcome<Bool> {
+        mailbox.setEventInProgress(event)
+        defer { mailbox.setEventInProgress(nil) }
+        return await dispatcher.deliver(event, scope: scope, observer: configuration.onDelivery)
+    }
+
+    private func invalidTransition(_ request: HostRequest, _ file: String, _ line: Int) -> LifecycleError {
+        LifecycleError(code: .invalidTransition, request: request, state: currentState, file: file, line: line)
+    }
+
+    private func hookFailed(
+        _ request: HostRequest,
+        _ failures: [HookFailure],
+        result: Bool?,
+        _ file: String,
+        _ line: Int
+    ) -> LifecycleError {
+        LifecycleError(
+            code: .hookFailed,
+            request: request,
+            state: currentState,
+            failures: failures,
+            result: result,
+            file: file,
+            line: line
+        )
+    }
+}
+
+/// The results of the two launch events.
+public struct LaunchResult: Sendable, Hashable {
+    /// The OR-combined result of ``LifecycleEvent/willFinishLaunching`` (`true` if nobody implements it).
+    public var willFinishLaunching: Bool
+    /// The OR-combined result of ``LifecycleEvent/didFinishLaunching`` (`true` if nobody implements it).
+    public var didFinishLaunching: Bool
+
+    public init(willFinishLaunching: Bool, didFinishLaunching: Bool) {
+        self.willFinishLaunching = willFinishLaunching
+        self.didFinishLaunching = didFinishLaunching
+    }
+}

@@ -1,0 +1,82 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// Something an ``ApplicationHost`` is asked to do: a state transition, or an event to deliver.
+///
+/// Requests appear in errors (the transition that was refused) and can be posted from inside a hook with
+/// ``EventEmitter/post(_:)-(HostRequest)``.
+public struct HostRequest: Sendable, Hashable, CustomStringConvertible {
+    package enum Kind: Sendable, Hashable {
+        case launch
+        case enterForeground
+        case enterBackground
+        case resignActive
+        case becomeActive
+        case terminate
+        case memoryWarning
+        case openURL(URL)
+        case custom(LifecycleEvent)
+        case idle
+    }
+
+    package let kind: Kind
+
+    package init(_ kind: Kind) { self.kind = kind }
+
+    /// `launch()`: deliver the launch events and become active.
+    public static let launch = Self(.launch)
+    /// `enterForeground()`: from the background, become active again.
+    public static let enterForeground = Self(.enterForeground)
+    /// `enterBackground()`: from active or inactive, enter the background.
+    public static let enterBackground = Self(.enterBackground)
+    /// `resignActive()`: from active, become inactive.
+    public static let resignActive = Self(.resignActive)
+    /// `becomeActive()`: from inactive, become active.
+    public static let becomeActive = Self(.becomeActive)
+    /// `terminate()`: deliver `willTerminate` and stop for good.
+    public static let terminate = Self(.terminate)
+    /// `receiveMemoryWarning()`: deliver `didReceiveMemoryWarning`.
+    public static let memoryWarning = Self(.memoryWarning)
+    /// `open(_:)`: deliver `openURL` for `url`.
+    public static func open(_ url: URL) -> Self { Self(.openURL(url)) }
+    /// `send(_:)` of a custom event.
+    package static func custom(_ event: LifecycleEvent) -> Self { Self(.custom(event)) }
+
+    /// Whether this request changes the host's state (as opposed to delivering an event in place).
+    public var isTransition: Bool {
+        switch kind {
+        case .launch, .enterForeground, .enterBackground, .resignActive, .becomeActive, .terminate: return true
+        case .memoryWarning, .openURL, .custom, .idle: return false
+        }
+    }
+
+    /// The host method that makes this request, as written in code.
+    public var description: String {
+        switch kind {
+        case .launch: return "launch()"
+        case .enterForeground: return "enterForeground()"
+        case .enterBackground: return "enterBackground()"
+        case .resignActive: return "resignActive()"
+        case .becomeActive: return "becomeActive()"
+        case .terminate: return "terminate()"
+        case .memoryWarning: return "receiveMemoryWarning()"
+        case .openURL(let url): return "open(\(url.absoluteString))"
+        case .custom(let event): return "send(\(event.name))"
+        case .idle: return "waitUntilIdle()"
+        }
+    }
+
+    /// The requests the host accepts in `state`, in the order a lifecycle usually makes them.
+    public static func allowed(in state: ApplicationState) -> [HostRequest] {
+        switch state {
+        case .notRunning: return [.launch]
+        case .active: return [.enterBackground, .resignActive, .terminate]
+        case .inactive: return [.becomeActive, .enterBackground, .terminate]
+        case .background: return [.enterForeground, .terminate]
+        case .launching, .terminating, .terminated: return []
+        }
+    }
+}

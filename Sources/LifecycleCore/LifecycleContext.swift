@@ -1,0 +1,71 @@
+/// What a participant receives from its host: the launch options, and a way to emit events.
+///
+/// Modules receive the context in `init(context:)` and again in every hook.
+public struct LifecycleContext: Sendable {
+    /// The arguments, environment and typed values the program was launched with.
+    public let launchOptions: LaunchOptions
+    /// Queues events and transitions on the host from inside a hook, without waiting for them.
+    public let events: EventEmitter
+
+    /// Creates a context that belongs to no host, for creating and testing a module on its own.
+    ///
+    /// Events posted through such a context cannot be delivered; each post writes a warning to standard
+    /// error instead of being dropped silently.
+    public init(launchOptions: LaunchOptions = LaunchOptions()) {
+        self.launchOptions = launchOptions
+        self.events = EventEmitter(mailbox: nil)
+    }
+
+    package init(launchOptions: LaunchOptions, mailbox: HostMailbox) {
+        self.launchOptions = launchOptions
+        self.events = EventEmitter(mailbox: mailbox)
+    }
+}
+
+/// Queues requests on an ``ApplicationHost`` without waiting for them: the way to emit an event from
+/// inside a hook.
+///
+/// A posted request joins the host's single queue behind everything emitted before it, so it is
+/// delivered after the event in progress completes, never nested inside it. Posting never blocks and
+/// never deadlocks. Errors from a posted request (an invalid transition, hooks that threw) go to
+/// ``ApplicationHost/Configuration/onUnobservedError``, because nobody awaits them.
+///
+/// ```swift
+/// func didReceiveMemoryWarning(_ context: LifecycleContext) {
+///     cache.removeAll()
+///     context.events.post(CacheWasPurged(entries: 1_200))
+/// }
+/// ```
+public struct EventEmitter: Sendable {
+    package let mailbox: HostMailbox?
+
+    /// Queues a transition or a built-in event on the host.
+    public func post(_ request: HostRequest, file: String = #fileID, line: Int = #line) {
+        submit(request) { host in await host.process(request, file: file, line: line).map { _ in () } }
+    }
+
+    /// Queues a custom event on the host. Its combined result is discarded.
+    public func post<E: CustomEvent>(_ event: E, file: String = #fileID, line: Int = #line) {
+        submit(.custom(LifecycleEvent(custom: E.self))) { host in
+            await host.deliverCustom(event, file: file, line: line).map { _ in () }
+        }
+    }
+
+    private func submit(
+        _ request: HostRequest,
+        _ work: @escaping @Sendable (isolated ApplicationHost) async -> Result<Void, LifecycleError>
+    ) {
+        guard let mailbox else {
+            printWarning(
+                "LifecycleContext: \(request) was posted through a context that belongs to no ApplicationHost, "
+                    + "so it cannot be delivered. Use the context a host gave the module."
+            )
+            return
+        }
+        mailbox.submit { host in
+            if case .failure(let error) = await work(host) {
+                host.configuration.onUnobservedError(error)
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
+package import Foundation
+#endif
+
+/// What came of delivering one event: the combined result, and every hook that threw.
+public struct EventOutcome<Result: Sendable>: Sendable {
+    /// The event delivered.
+    public let event: LifecycleEvent
+    /// The combined result of every participant that answered, or the event's default when none did.
+    public let result: Result
+    /// Every hook that threw, in delivery order.
+    public let failures: [HookFailure]
+    /// How many hooks were called.
+    public let delivered: Int
+
+    package init(event: LifecycleEvent, result: Result, failures: [HookFailure], delivered: Int) {
+        self.event = event
+        self.result = result
+        self.failures = failures
+        self.delivered = delivered
+    }
+}
+
+/// Which implementers of an event a delivery reaches.
+package enum DeliveryScope: Sendable {
+    /// Every implementer, whatever the others do.
+    case all
+    /// Implementers in order, stopping after the first one that throws.
+    case untilFirstFailure
+    /// Only the implementers whose participant index is in the set, in order.
+    case only(Set<Int>)
+}
+
+/// A function told about every hook call as it completes.
+public typealias DeliveryObserver = @Sendable (DeliveryRecord) -> Void
+
+/// The host's view of its participants. The delegate proxy is the implementation; the host depends only on
+/// this seam.
+package protocol LifecycleDispatcher: Sendable {
+    /// Every participant: the delegate first if there is one, then modules in priority order.
+    var participants: [Participant] { get }
+    /// The custom events at least one participant handles, in registration order.
+    var customEvents: [LifecycleEvent] { get }
+    /// The participants that implement `event`, in delivery order.
+    func plan(for event: LifecycleEvent) -> [Participant]
+    /// Delivers a built-in event that carries no argument (every built-in event but open-URL).
+    func deliver(
+        _ event: LifecycleEvent,
+        scope: DeliveryScope,
+        observer: DeliveryObserver?
+    ) async -> EventOutcome<Bool>
+    /// Delivers open-URL.
+    func open(_ url: URL, observer: DeliveryObserver?) async -> EventOutcome<Bool>
+    /// Delivers a custom event.
+    func deliver<E: CustomEvent>(_ event: E, observer: DeliveryObserver?) async -> EventOutcome<E.Result>
+}

@@ -1,0 +1,128 @@
+/// An error thrown by an ``ApplicationHost``.
+///
+/// Match on ``code``; read the other properties for details. The ``description`` says what happened,
+/// which module and event were involved, and what to do about it.
+///
+/// ```swift
+/// do {
+///     try await host.enterBackground()
+/// } catch let error where error.code == .hookFailed {
+///     for failure in error.failures { logger.error("\(failure)") }
+/// }
+/// ```
+public struct LifecycleError: Error, Sendable, CustomStringConvertible {
+    /// The kind of a ``LifecycleError``.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: String, Hashable, Sendable {
+            case invalidTransition
+            case hookFailed
+            case launchAborted
+            case reentrantCall
+        }
+
+        private let base: Base
+
+        /// The request is not allowed in the host's current state. Nothing was delivered.
+        public static let invalidTransition = Code(base: .invalidTransition)
+        /// One or more hooks threw. Every other participant still received the event, and the request
+        /// completed (its state change happened). ``LifecycleError/failures`` lists every failure.
+        public static let hookFailed = Code(base: .hookFailed)
+        /// A launch hook threw under ``ApplicationHost/Configuration/LaunchFailurePolicy/abort``: launch
+        /// stopped, the participants that had launched received `willTerminate` in reverse order, and the
+        /// host is terminated.
+        public static let launchAborted = Code(base: .launchAborted)
+        /// A host method was awaited from inside a hook of the same host, which would deadlock. Nothing
+        /// was queued.
+        public static let reentrantCall = Code(base: .reentrantCall)
+
+        public var description: String { base.rawValue }
+    }
+
+    /// The kind of error.
+    public let code: Code
+    /// The request that failed.
+    public let request: HostRequest
+    /// The host's state when the request was refused or failed.
+    public let state: ApplicationState
+    /// Every hook that threw while the request was delivered, in delivery order.
+    public let failures: [HookFailure]
+    /// For ``Code/hookFailed`` on an event with a Bool result: the combined result of the participants
+    /// that answered.
+    public let result: Bool?
+    /// For ``Code/launchAborted``: the participants that received `willTerminate` in the rollback, in
+    /// order.
+    public let rolledBack: [Participant]
+    /// For ``Code/reentrantCall``: the event whose delivery was in progress.
+    public let eventInProgress: LifecycleEvent?
+    /// Where the failing host method was called.
+    public let file: String
+    /// Where the failing host method was called.
+    public let line: Int
+
+    package init(
+        code: Code,
+        request: HostRequest,
+        state: ApplicationState,
+        failures: [HookFailure] = [],
+        result: Bool? = nil,
+        rolledBack: [Participant] = [],
+        eventInProgress: LifecycleEvent? = nil,
+        file: String,
+        line: Int
+    ) {
+        self.code = code
+        self.request = request
+        self.state = state
+        self.failures = failures
+        self.result = result
+        self.rolledBack = rolledBack
+        self.eventInProgress = eventInProgress
+        self.file = file
+        self.line = line
+    }
+
+    public var description: String {
+        switch code {
+        case .invalidTransition:
+            let allowed = HostRequest.allowed(in: state)
+            let fix: String
+            switch state {
+            case .terminated:
+                fix = "A terminated host delivers nothing more; create a new ApplicationHost."
+            case .notRunning:
+                fix = "Call launch() first."
+            default:
+                fix = "Allowed in \(state): \(allowed.map(\.description).joined(separator: ", "))."
+            }
+            return "Cannot \(request) while the host is \(state); nothing was delivered. \(fix) (at \(file):\(line))"
+        case .hookFailed:
+            let count = failures.count == 1 ? "1 hook" : "\(failures.count) hooks"
+            var text = "\(count) failed during \(request): "
+            text += failures.map(\.description).joined(separator: "; ")
+            text += ". Every other participant still received the event and the host is now \(state)."
+            if let result { text += " Combined result of the others: \(result)." }
+            text += " Fix the module's hook, or catch this error to carry on. (at \(file):\(line))"
+            return text
+        case .launchAborted:
+            var text = "Launch aborted: "
+            text += failures.map(\.description).joined(separator: "; ")
+            if rolledBack.isEmpty {
+                text += ". No participant had launched, so none received willTerminate."
+            } else {
+                text += ". Rolled back: \(rolledBack.map(\.name).joined(separator: ", ")) received willTerminate."
+            }
+            text += " The host is terminated. Fix the failing launch hook, or set "
+            text += "configuration.launchFailurePolicy = .continue to report launch failures and keep going."
+            text += " (at \(file):\(line))"
+            return text
+        case .reentrantCall:
+            let during = eventInProgress.map { " during \($0.name)" } ?? ""
+            return "\(request) was awaited from inside a hook\(during); awaiting it there would deadlock, "
+                + "because the event in progress cannot finish until the hook returns. Nothing was queued. "
+                + "Post it instead with context.events.post(...): it is delivered right after the current "
+                + "event. (at \(file):\(line))"
+        default:
+            return "\(code) for \(request) in state \(state) (at \(file):\(line))"
+        }
+    }
+}

@@ -1,0 +1,88 @@
+/// One receiver of lifecycle events: the program's delegate or a module.
+public struct Participant: Sendable, Hashable, CustomStringConvertible {
+    /// The participant's module-qualified type name.
+    public let name: String
+    /// The module's priority, or `nil` for the program's delegate.
+    public let priority: ModulePriority?
+    /// The participant's position in the proxy's participant table: 0 is the delegate if there is one,
+    /// then modules in priority order.
+    package let index: Int
+
+    package init(name: String, priority: ModulePriority?, index: Int) {
+        self.name = name
+        self.priority = priority
+        self.index = index
+    }
+
+    /// Whether this is the program's own delegate rather than a module.
+    public var isDelegate: Bool { priority == nil }
+
+    public var description: String {
+        if let priority { return "\(name) [\(priority.rawValue)]" }
+        return "\(name) [delegate]"
+    }
+}
+
+/// A hook that threw: which participant, during which event, and what it threw.
+public struct HookFailure: Sendable, CustomStringConvertible {
+    /// The participant whose hook threw.
+    public let participant: Participant
+    /// The event being delivered.
+    public let event: LifecycleEvent
+    /// What the hook threw.
+    public let error: any Error
+
+    package init(participant: Participant, event: LifecycleEvent, error: any Error) {
+        self.participant = participant
+        self.event = event
+        self.error = error
+    }
+
+    public var description: String {
+        "`\(participant.name)` threw in \(event.name): \(error)"
+    }
+}
+
+/// A record of one hook call, reported to ``ApplicationHost/Configuration/onDelivery`` as it happens.
+public struct DeliveryRecord: Sendable, CustomStringConvertible {
+    /// The event delivered.
+    public let event: LifecycleEvent
+    /// Who received it.
+    public let participant: Participant
+    /// How long the hook took, measured with `ContinuousClock`.
+    public let duration: Duration
+    /// The value the hook returned, for events with a Bool result.
+    public let result: Bool?
+    /// What the hook threw, if it threw.
+    public let error: (any Error)?
+
+    package init(
+        event: LifecycleEvent,
+        participant: Participant,
+        duration: Duration,
+        result: Bool?,
+        error: (any Error)?
+    ) {
+        self.event = event
+        self.participant = participant
+        self.duration = duration
+        self.result = result
+        self.error = error
+    }
+
+    public var description: String {
+        var text = "\(event.name) → \(participant) in \(duration.microsecondsDescription)"
+        if let result { text += " returned \(result)" }
+        if let error { text += " threw \(error)" }
+        return text
+    }
+}
+
+extension Duration {
+    /// The duration in microseconds, with one decimal: `"12.5 µs"`.
+    package var microsecondsDescription: String {
+        let (seconds, attoseconds) = components
+        let tenths = (Double(seconds) * 1e7 + Double(attoseconds) / 1e11).rounded()
+        return "\(tenths / 10) µs"
+    }
+}

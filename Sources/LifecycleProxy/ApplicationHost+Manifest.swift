@@ -1,0 +1,27 @@
+public import LifecycleCore
+
+extension ApplicationHost {
+    /// Creates a host that delivers events to `delegate` and to the modules of `manifest`.
+    ///
+    /// The modules are created here, once each, in delivery order, with the host's context. Nothing is
+    /// delivered until ``LifecycleCore/ApplicationHost/launch(file:line:)``.
+    ///
+    /// - Parameters:
+    ///   - manifest: The module types to create.
+    ///   - delegate: The program's own application delegate, if it has one. It receives forward events
+    ///     before every module and reverse events after every module.
+    ///   - launchOptions: What modules read from their context. Defaults to the process's arguments and
+    ///     environment.
+    ///   - configuration: How the host reports deliveries and handles failures.
+    /// - Throws: ``ManifestError`` if the manifest is invalid or a module's initializer throws.
+    public init(
+        manifest: ModuleManifest,
+        delegate: (any ApplicationDelegate)? = nil,
+        launchOptions: LaunchOptions = .current,
+        configuration: Configuration = Configuration()
+    ) throws(ManifestError) {
+        try self.init(launchOptions: launchOptions, configuration: configuration) { context throws(ManifestError) in
+            try DelegateProxy(manifest: manifest, delegate: delegate, context: context)
+        }
+    }
+}

@@ -1,0 +1,270 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+public import LifecycleCore
+
+/// Stands between the host and the participants — the program's own delegate and the modules of a
+/// manifest — and fans each event out to every participant that implements it.
+///
+/// ## Order
+/// - Forward events (launch, foreground, open-URL, memory warning, custom events): the program's delegate
+///   first, then modules by priority, highest first.
+/// - Reverse events (`willResignActive`, `didEnterBackground`, `willTerminate`): the exact mirror — modules
+///   by priority, lowest first, then the program's delegate.
+/// - Equal priorities keep manifest order (reversed, with everything else, for reverse events).
+///
+/// ## Results
+/// Only participants that implement an event are called, and only they count. Every implementer is
+/// called — no short-circuit — and Bool results are OR-combined. When no participant answers, the event's
+/// default applies (see ``LifecycleCore/LifecycleEvent/resultRule``). A hook that throws is recorded in the
+/// outcome's `failures` and delivery goes on.
+///
+/// ## Cost
+/// The order, and one implementer list per event, are computed once, in the initializer. Delivering an
+/// event walks one array by index: no allocation, no existential copy per participant, no lookup.
+public final class DelegateProxy: Sendable {
+    /// Every participant: the program's delegate first if there is one, then modules by priority.
+    public let participants: [Participant]
+    /// The custom events at least one participant handles, in registration order.
+    public let customEvents: [LifecycleEvent]
+    /// The context every participant receives.
+    public let context: LifecycleContext
+
+    private let willFinishLaunching: Implementers<any WillFinishLaunching>
+    private let didFinishLaunching: Implementers<any DidFinishLaunching>
+    private let willEnterForeground: Implementers<any WillEnterForeground>
+    private let didBecomeActive: Implementers<any DidBecomeActive>
+    private let willResignActive: Implementers<any WillResignActive>
+    private let didEnterBackground: Implementers<any DidEnterBackground>
+    private let willTerminate: Implementers<any WillTerminate>
+    private let didReceiveMemoryWarning: Implementers<any DidReceiveMemoryWarning>
+    private let openURL: Implementers<any OpenURL>
+    private let customRoutes: [ObjectIdentifier: any AnyCustomRoute]
+
+    /// Builds a proxy that stands on its own, outside an ``LifecycleCore/ApplicationHost`` (for tests and
+    /// benchmarks). Its participants' ``LifecycleCore/LifecycleContext/events`` belong to no host.
+    ///
+    /// - Throws: ``ManifestError`` if the manifest is empty, lists a type twice, has a priority out of
+    ///   range, or a module's initializer throws.
+    public convenience init(
+        manifest: ModuleManifest,
+        delegate: (any ApplicationDelegate)? = nil,
+        launchOptions: LaunchOptions = LaunchOptions()
+    ) throws(ManifestError) {
+        try self.init(manifest: manifest, delegate: delegate, context: LifecycleContext(launchOptions: launchOptions))
+    }
+
+    /// Builds a proxy whose participants receive `context`.
+    package init(
+        manifest: ModuleManifest,
+        delegate: (any ApplicationDelegate)?,
+        context: LifecycleContext
+    ) throws(ManifestError) {
+        let ordered = try Self.validatedOrder(of: manifest)
+
+        // Create each module once, in delivery order, and report every initializer that throws.
+        var modules: [any LifecycleModule] = []
+        var failed: [(name: String, error: any Error)] = []
+        for entry in ordered {
+            do {
+                modules.append(try entry.type.init(context: context))
+            } catch {
+                failed.append((entry.moduleName, error))
+            }
+        }
+        if !failed.isEmpty {
+            throw ManifestError(
+                code: .moduleInitializationFailed,
+                modules: failed.map(\.name),
+                underlyingErrors: failed.map(\.error),
+                description: failed.map { "`\($0.name)`.init(context:) threw: \($0.error)" }
+                    .joined(separator: "; ")
+                    + ". No event was delivered. Fix the initializer, or move fallible work into a launch hook, "
+                    + "where a failure is reported without stopping the other modules."
+            )
+        }
+
+        // The participant table: the delegate, then modules in delivery order.
+        var table: [(participant: Participant, instance: any Sendable)] = []
+        if let delegate {
+            table.append((Participant(name: String(reflecting: type(of: delegate)), priority: nil, index: 0), delegate))
+        }
+        for (entry, module) in zip(ordered, modules) {
+            let participant = Participant(name: entry.moduleName, priority: entry.priority, index: table.count)
+            table.append((participant, module))
+        }
+
+        self.participants = table.map(\.participant)
+        self.context = context
+        self.willFinishLaunching = Implementers(table, .forward) { $0 as? any WillFinishLaunching }
+        self.didFinishLaunching = Implementers(table, .forward) { $0 as? any DidFinishLaunching }
+        self.willEnterForeground = Implementers(table, .forward) { $0 as? any WillEnterForeground }
+        self.didBecomeActive = Implementers(table, .forward) { $0 as? any DidBecomeActive }
+        self.willResignActive = Implementers(table, .reverse) { $0 as? any WillResignActive }
+        self.didEnterBackground = Implementers(table, .reverse) { $0 as? any DidEnterBackground }
+        self.willTerminate = Implementers(table, .reverse) { $0 as? any WillTerminate }
+        self.didReceiveMemoryWarning = Implementers(table, .forward) { $0 as? any DidReceiveMemoryWarning }
+        self.openURL = Implementers(table, .forward) { $0 as? any OpenURL }
+
+        var routes = CustomRouteTable()
+        for (participant, instance) in table {
+            guard let handler = instance as? any CustomEventHandling else { continue }
+            try Self.register(handler, as: participant, in: &routes)
+        }
+        (self.customRoutes, self.customEvents) = routes.build()
+    }
+
+    // MARK: - Reading
+
+    /// Whether the program's delegate or at least one module implements `event`.
+    public func responds(to event: LifecycleEvent) -> Bool { !plan(for: event).isEmpty }
+
+    /// The participants that receive `event`, in delivery order.
+    public func plan(for event: LifecycleEvent) -> [Participant] {
+        switch event.kind {
+        case .builtin(.willFinishLaunching): return willFinishLaunching.participants
+        case .builtin(.didFinishLaunching): return didFinishLaunching.participants
+        case .builtin(.willEnterForeground): return willEnterForeground.participants
+        case .builtin(.didBecomeActive): return didBecomeActive.participants
+        case .builtin(.willResignActive): return willResignActive.participants
+        case .builtin(.didEnterBackground): return didEnterBackground.participants
+        case .builtin(.willTerminate): return willTerminate.participants
+        case .builtin(.didReceiveMemoryWarning): return didReceiveMemoryWarning.participants
+        case .builtin(.openURL): return openURL.participants
+        case .custom(let key):
+            guard let route = customRoutes[key] else { return [] }
+            return route.participants.map { participants[$0] }
+        }
+    }
+
+    // MARK: - Delivering
+
+    /// Delivers a built-in event that carries no argument to every implementer, in order.
+    ///
+    /// For ``LifecycleCore/LifecycleEvent/openURL`` use ``open(_:observer:)``, which carries the URL; here
+    /// it delivers nothing and returns the event's default.
+    ///
+    /// - Parameter observer: Told about each hook call as it completes, with its duration. `nil` skips timing.
+    public func deliver(_ event: LifecycleEvent, observer: DeliveryObserver? = nil) async -> EventOutcome<Bool> {
+        await deliver(event, scope: .all, observer: observer)
+    }
+
+    /// Delivers ``LifecycleCore/LifecycleEvent/openURL`` for `url` to every implementer.
+    ///
+    /// - Returns: An outcome whose result is `true` if any participant handled the URL.
+    public func open(_ url: URL, observer: DeliveryObserver? = nil) async -> EventOutcome<Bool> {
+        let context = self.context
+        return await openURL.fanOut(.openURL, scope: .all, observer: observer) {
+            try await $0.open(url, context: context)
+        }
+    }
+
+    /// Delivers the custom event `event` to every participant that handles it.
+    public func deliver<E: CustomEvent>(_ event: E, observer: DeliveryObserver? = nil) async -> EventOutcome<E.Result>
+    {
+        let lifecycleEvent = LifecycleEvent(custom: E.self)
+        guard let erased = customRoutes[ObjectIdentifier(E.self)] else {
+            return EventOutcome(event: lifecycleEvent, result: E.Result.unanswered, failures: [], delivered: 0)
+        }
+        // The table is keyed by `ObjectIdentifier(E.self)`, so the route's type is known.
+        let route = unsafeDowncast(erased, to: CustomRoute<E>.self)
+        let context = self.context
+        var combined: E.Result?
+        var failures: [HookFailure] = []
+        let handlers = route.handlers
+        for index in handlers.indices {
+            let start = observer == nil ? nil : ContinuousClock.now
+            do {
+                let answer = try await handlers[index](event, context)
+                combined = combined.map { E.Result.combine($0, answer) } ?? answer
+                if let start, let observer {
+                    observer(record(lifecycleEvent, route.participants[index], start, answer as? Bool, nil))
+                }
+            } catch {
+                failures.append(HookFailure(participant: participants[route.participants[index]], event: lifecycleEvent, error: error))
+                if let start, let observer {
+                    observer(record(lifecycleEvent, route.participants[index], start, nil, error))
+                }
+            }
+        }
+        return EventOutcome(
+            event: lifecycleEvent,
+            result: combined ?? E.Result.unanswered,
+            failures: failures,
+            delivered: handlers.count
+        )
+    }
+
+    private func record(
+        _ event: LifecycleEvent,
+        _ index: Int,
+        _ start: ContinuousClock.Instant,
+        _ result: Bool?,
+        _ error: (any Error)?
+    ) -> DeliveryRecord {
+        DeliveryRecord(
+            event: event,
+            participant: participants[index],
+            duration: start.duration(to: .now),
+            result: result,
+            error: error
+        )
+    }
+}
+
+extension DelegateProxy: LifecycleDispatcher {
+    package func deliver(
+        _ event: LifecycleEvent,
+        scope: DeliveryScope,
+        observer: DeliveryObserver?
+    ) async -> EventOutcome<Bool> {
+        let context = self.context
+        switch event.kind {
+        case .builtin(.willFinishLaunching):
+            return await willFinishLaunching.fanOut(event, scope: scope, observer: observer) {
+                try await $0.willFinishLaunching(context)
+            }
+        case .builtin(.didFinishLaunching):
+            return await didFinishLaunching.fanOut(event, scope: scope, observer: observer) {
+                try await $0.didFinishLaunching(context)
+            }
+        case .builtin(.willEnterForeground):
+            return await willEnterForeground.fanOut(event, scope: scope, observer: observer) {
+                try await $0.willEnterForeground(context)
+                return false
+            }
+        case .builtin(.didBecomeActive):
+            return await didBecomeActive.fanOut(event, scope: scope, observer: observer) {
+                try await $0.didBecomeActive(context)
+                return false
+            }
+        case .builtin(.willResignActive):
+            return await willResignActive.fanOut(event, scope: scope, observer: observer) {
+                try await $0.willResignActive(context)
+                return false
+            }
+        case .builtin(.didEnterBackground):
+            return await didEnterBackground.fanOut(event, scope: scope, observer: observer) {
+                try await $0.didEnterBackground(context)
+                return false
+            }
+        case .builtin(.willTerminate):
+            return await willTerminate.fanOut(event, scope: scope, observer: observer) {
+                try await $0.willTerminate(context)
+                return false
+            }
+        case .builtin(.didReceiveMemoryWarning):
+            return await didReceiveMemoryWarning.fanOut(event, scope: scope, observer: observer) {
+                try await $0.didReceiveMemoryWarning(context)
+                return false
+            }
+        case .builtin(.openURL), .custom:
+            // These carry a payload and have their own entry points.
+            let fallback: Bool
+            if case .anyTrue(let whenUnanswered) = event.resultRule { fallback = whenUnanswered } else { fallback = false }
+            return EventOutcome(event: event, result: fallback, failures: [], delivered: 0)
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import LifecycleCore
+
+/// The participants that implement one event, in delivery order, with their hooks typed by the event's
+/// capability protocol. Built once; read-only afterwards.
+struct Implementers<Hook: Sendable>: Sendable {
+    let hooks: [Hook]
+    let participants: [Participant]
+
+    /// Picks from `table` the participants whose instance `cast` accepts, in `direction` order.
+    init(
+        _ table: [(participant: Participant, instance: any Sendable)],
+        _ direction: DeliveryDirection,
+        cast: (any Sendable) -> Hook?
+    ) {
+        var hooks: [Hook] = []
+        var participants: [Participant] = []
+        for (participant, instance) in table {
+            guard let hook = cast(instance) else { continue }
+            hooks.append(hook)
+            participants.append(participant)
+        }
+        if direction == .reverse {
+            hooks.reverse()
+            participants.reverse()
+        }
+        self.hooks = hooks
+        self.participants = participants
+    }
+
+    /// Calls `call` on every implementer in order and OR-combines the answers.
+    ///
+    /// The common case — every implementer, nobody observing — is a plain index loop over the hook array:
+    /// each element is borrowed in place, and nothing is allocated unless a hook throws.
+    @inline(__always)
+    func fanOut(
+        _ event: LifecycleEvent,
+        scope: DeliveryScope,
+        observer: DeliveryObserver?,
+        _ call: (Hook) async throws -> Bool
+    ) async -> EventOutcome<Bool> {
+        var combined = false
+        var answered = false
+        var failures: [HookFailure] = []
+        var delivered = 0
+        if case .all = scope, observer == nil {
+            for index in hooks.indices {
+                do {
+                    let answer = try await call(hooks[index])
+                    combined = combined || answer
+                    answered = true
+                } catch {
+                    failures.append(HookFailure(participant: participants[index], event: event, error: error))
+                }
+            }
+            delivered = hooks.count
+        } else {
+            for index in hooks.indices {
+                if case .only(let allowed) = scope, !allowed.contains(participants[index].index) { continue }
+                let start = observer == nil ? nil : ContinuousClock.now
+                var answer: Bool?
+                var failure: (any Error)?
+                do {
+                    answer = try await call(hooks[index])
+                } catch {
+                    failure = error
+                }
+                delivered += 1
+                if let answer {
+                    combined = combined || answer
+                    answered = true
+                }
+                if let failure {
+                    failures.append(HookFailure(participant: participants[index], event: event, error: failure))
+                }
+                if let start, let observer {
+                    let hasResult = event.resultRule != .none
+                    observer(
+                        DeliveryRecord(
+                            event: event,
+                            participant: participants[index],
+                            duration: start.duration(to: .now),
+                            result: hasResult ? answer : nil,
+                            error: failure
+                        )
+                    )
+                }
+                if failure != nil, case .untilFirstFailure = scope { break }
+            }
+        }
+        let result: Bool
+        switch event.resultRule {
+        case .anyTrue(let whenUnanswered): result = answered ? combined : whenUnanswered
+        case .none, .custom: result = false
+        }
+        return EventOutcome(event: event, result: result, failures: failures, delivered: delivered)
+    }
+}

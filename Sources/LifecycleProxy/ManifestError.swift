@@ -1,0 +1,46 @@
+/// An error found while building a ``DelegateProxy`` from a manifest. Nothing has been delivered.
+///
+/// The ``description`` names the module types involved and says how to fix the manifest.
+public struct ManifestError: Error, Sendable, CustomStringConvertible {
+    /// The kind of a ``ManifestError``.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: String, Hashable, Sendable {
+            case emptyManifest
+            case duplicateModule
+            case priorityOutOfRange
+            case moduleInitializationFailed
+            case duplicateCustomEventHandler
+        }
+
+        private let base: Base
+
+        /// The manifest lists no module. This almost always means discovery did not run.
+        public static let emptyManifest = Code(base: .emptyManifest)
+        /// A module type is listed more than once.
+        public static let duplicateModule = Code(base: .duplicateModule)
+        /// A module's priority lies outside ``LifecycleCore/ModulePriority/validRange``.
+        public static let priorityOutOfRange = Code(base: .priorityOutOfRange)
+        /// A module's `init(context:)` threw.
+        public static let moduleInitializationFailed = Code(base: .moduleInitializationFailed)
+        /// A participant registered two handlers for the same custom event.
+        public static let duplicateCustomEventHandler = Code(base: .duplicateCustomEventHandler)
+
+        public var description: String { base.rawValue }
+    }
+
+    /// The kind of error.
+    public let code: Code
+    /// The module-qualified names of the types involved.
+    public let modules: [String]
+    /// For ``Code/moduleInitializationFailed``: what each initializer threw, in the order of ``modules``.
+    public let underlyingErrors: [any Error]
+    /// What went wrong and how to fix it.
+    public let description: String
+
+    init(code: Code, modules: [String], underlyingErrors: [any Error] = [], description: String) {
+        self.code = code
+        self.modules = modules
+        self.underlyingErrors = underlyingErrors
+        self.description = description
+    }
+}
