@@ -27,6 +27,15 @@ let package = Package(
             name: "lifecycle-demo",
             dependencies: [.target(name: "DemoModules")]
         ),
+        // The README's quick start, compiled and run by DocumentationTests.
+        .executableTarget(
+            name: "QuickStartExample",
+            dependencies: [
+                .target(name: "LifecycleCore"),
+                .target(name: "LifecycleProxy"),
+            ],
+            path: "Examples/QuickStart"
+        ),
         .testTarget(
             name: "LifecycleCoreTests",
             dependencies: [.target(name: "LifecycleCore")]
@@ -42,6 +51,14 @@ let package = Package(
             name: "DemoModulesTests",
             dependencies: [
                 .target(name: "DemoModules"),
+                .target(name: "LifecycleCore"),
+                .target(name: "LifecycleProxy"),
+            ]
+        ),
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: [
+                .target(name: "QuickStartExample"),
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
             ]

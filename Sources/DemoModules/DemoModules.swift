@@ -32,7 +32,8 @@ public struct ConfigurationModule: LifecycleModule, WillFinishLaunching, CustomE
 
     public init(context: LifecycleContext) throws {
         services = try context.demoServices(for: Self.moduleName)
-        environment = context.launchOptions.argument("--env") ?? context.launchOptions.environment["DEMO_ENV"] ?? "development"
+        environment =
+            context.launchOptions.argument("--env") ?? context.launchOptions.environment["DEMO_ENV"] ?? "development"
     }
 
     public func willFinishLaunching(_ context: LifecycleContext) -> Bool {

@@ -68,7 +68,12 @@ public final class SimulatedDatabase: Sendable {
 
     func open(_ count: Int) { connections.withLock { $0 = count } }
 
-    func close() -> Int { connections.withLock { open in defer { open = 0 }; return open } }
+    func close() -> Int {
+        connections.withLock { open in
+            defer { open = 0 }
+            return open
+        }
+    }
 
     /// Reads the product table: `count` rows of (id, name).
     func products(count: Int) -> [(Int, String)] {
@@ -91,5 +96,10 @@ public final class SimulatedCache: Sendable {
 
     func value(for key: Int) -> String? { entries.withLock { $0[key] } }
 
-    func removeAll() -> Int { entries.withLock { entries in defer { entries.removeAll() }; return entries.count } }
+    func removeAll() -> Int {
+        entries.withLock { entries in
+            defer { entries.removeAll() }
+            return entries.count
+        }
+    }
 }

@@ -131,7 +131,9 @@ public enum LifecycleDemo {
             let receivers = host.plan(for: event).map { label($0) }
             let direction = event.direction == .forward ? "→" : "←"
             let padded = event.name + String(repeating: " ", count: max(0, 24 - event.name.count))
-            console.write("  \(padded) \(direction) \(receivers.isEmpty ? "(nobody)" : receivers.joined(separator: ", "))")
+            console.write(
+                "  \(padded) \(direction) \(receivers.isEmpty ? "(nobody)" : receivers.joined(separator: ", "))"
+            )
         }
     }
 

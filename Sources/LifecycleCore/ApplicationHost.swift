@@ -96,7 +96,10 @@ public actor ApplicationHost {
     /// - Throws: ``LifecycleError/Code/hookFailed`` after launch completes if any hook threw, or
     ///   ``LifecycleError/Code/launchAborted`` if a launch hook threw under the `abort` policy.
     @discardableResult
-    public nonisolated func launch(file: String = #fileID, line: Int = #line) async throws(LifecycleError)
+    public nonisolated func launch(
+        file: String = #fileID,
+        line: Int = #line
+    ) async throws(LifecycleError)
         -> LaunchResult
     {
         try await perform(.launch, file: file, line: line) { host in
@@ -135,7 +138,10 @@ public actor ApplicationHost {
 
     /// Delivers ``LifecycleEvent/didReceiveMemoryWarning``. Allowed while running (active, inactive or
     /// background).
-    public nonisolated func receiveMemoryWarning(file: String = #fileID, line: Int = #line)
+    public nonisolated func receiveMemoryWarning(
+        file: String = #fileID,
+        line: Int = #line
+    )
         async throws(LifecycleError)
     {
         try await transition(.memoryWarning, file: file, line: line)
@@ -144,7 +150,11 @@ public actor ApplicationHost {
     /// Delivers ``LifecycleEvent/openURL`` for `url` to every implementer. Allowed while running.
     ///
     /// - Returns: `true` if any participant handled the URL; `false` if none did or nobody implements it.
-    public nonisolated func open(_ url: URL, file: String = #fileID, line: Int = #line) async throws(LifecycleError)
+    public nonisolated func open(
+        _ url: URL,
+        file: String = #fileID,
+        line: Int = #line
+    ) async throws(LifecycleError)
         -> Bool
     {
         try await perform(.open(url), file: file, line: line) { host in
@@ -156,7 +166,11 @@ public actor ApplicationHost {
     ///
     /// - Returns: The combined result (for `Bool`, `true` if any handler returned `true`).
     @discardableResult
-    public nonisolated func send<E: CustomEvent>(_ event: E, file: String = #fileID, line: Int = #line)
+    public nonisolated func send<E: CustomEvent>(
+        _ event: E,
+        file: String = #fileID,
+        line: Int = #line
+    )
         async throws(LifecycleError) -> E.Result
     {
         try await perform(.custom(LifecycleEvent(custom: E.self)), file: file, line: line) { host in
@@ -299,7 +313,8 @@ public actor ApplicationHost {
             results.append(outcome.result)
             if abortOnFailure {
                 let failed = Set(outcome.failures.map(\.participant.index))
-                for participant in plan(for: event).prefix(outcome.delivered) where !failed.contains(participant.index) {
+                for participant in plan(for: event).prefix(outcome.delivered) where !failed.contains(participant.index)
+                {
                     launched.insert(participant.index)
                 }
                 if !outcome.failures.isEmpty {
@@ -314,7 +329,8 @@ public actor ApplicationHost {
     }
 
     /// Delivers `willTerminate` to the participants in `launched`, in reverse order, and terminates.
-    private func rollBack(launched: Set<Int>, failures: [HookFailure], file: String, line: Int) async -> LifecycleError {
+    private func rollBack(launched: Set<Int>, failures: [HookFailure], file: String, line: Int) async -> LifecycleError
+    {
         setState(.terminating)
         let rolledBack = plan(for: .willTerminate).filter { launched.contains($0.index) }
         let outcome = await deliver(.willTerminate, scope: .only(launched))

@@ -12,7 +12,7 @@
 /// ```
 ///
 /// Participants receive custom events by adopting ``CustomEventHandling``. Send one with
-/// `ApplicationHost.send(_:)`, or post one from a hook with ``EventEmitter/post(_:)-(CustomEvent)``.
+/// `ApplicationHost.send(_:)`, or post one from a hook with ``EventEmitter``.
 public protocol CustomEvent: Sendable {
     /// What each handler returns, and how the answers combine. `Bool` (OR-combined) or ``NoResult``.
     associatedtype Result: CustomEventResult = NoResult

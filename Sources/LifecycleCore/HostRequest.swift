@@ -7,7 +7,7 @@ public import Foundation
 /// Something an ``ApplicationHost`` is asked to do: a state transition, or an event to deliver.
 ///
 /// Requests appear in errors (the transition that was refused) and can be posted from inside a hook with
-/// ``EventEmitter/post(_:)-(HostRequest)``.
+/// ``EventEmitter``.
 public struct HostRequest: Sendable, Hashable, CustomStringConvertible {
     package enum Kind: Sendable, Hashable {
         case launch

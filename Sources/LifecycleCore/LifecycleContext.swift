@@ -7,6 +7,12 @@ public struct LifecycleContext: Sendable {
     /// Queues events and transitions on the host from inside a hook, without waiting for them.
     public let events: EventEmitter
 
+    /// The state of the host this context belongs to (`notRunning` for a context that belongs to no host).
+    ///
+    /// Inside a hook this is the state of the transition being delivered: a "will" event sees the state
+    /// being left, a "did" event the state being entered, and `willTerminate` sees `terminating`.
+    public var applicationState: ApplicationState { events.mailbox?.state ?? .notRunning }
+
     /// Creates a context that belongs to no host, for creating and testing a module on its own.
     ///
     /// Events posted through such a context cannot be delivered; each post writes a warning to standard

@@ -4,7 +4,7 @@ extension ApplicationHost {
     /// Creates a host that delivers events to `delegate` and to the modules of `manifest`.
     ///
     /// The modules are created here, once each, in delivery order, with the host's context. Nothing is
-    /// delivered until ``LifecycleCore/ApplicationHost/launch(file:line:)``.
+    /// delivered until `ApplicationHost.launch`.
     ///
     /// - Parameters:
     ///   - manifest: The module types to create.

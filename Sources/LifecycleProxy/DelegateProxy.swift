@@ -18,7 +18,7 @@ public import LifecycleCore
 /// ## Results
 /// Only participants that implement an event are called, and only they count. Every implementer is
 /// called — no short-circuit — and Bool results are OR-combined. When no participant answers, the event's
-/// default applies (see ``LifecycleCore/LifecycleEvent/resultRule``). A hook that throws is recorded in the
+/// default applies (see `LifecycleEvent.resultRule`). A hook that throws is recorded in the
 /// outcome's `failures` and delivery goes on.
 ///
 /// ## Cost
@@ -43,8 +43,8 @@ public final class DelegateProxy: Sendable {
     private let openURL: Implementers<any OpenURL>
     private let customRoutes: [ObjectIdentifier: any AnyCustomRoute]
 
-    /// Builds a proxy that stands on its own, outside an ``LifecycleCore/ApplicationHost`` (for tests and
-    /// benchmarks). Its participants' ``LifecycleCore/LifecycleContext/events`` belong to no host.
+    /// Builds a proxy that stands on its own, outside an `ApplicationHost` (for tests and
+    /// benchmarks). Its participants' `LifecycleContext.events` belong to no host.
     ///
     /// - Throws: ``ManifestError`` if the manifest is empty, lists a type twice, has a priority out of
     ///   range, or a module's initializer throws.
@@ -143,15 +143,17 @@ public final class DelegateProxy: Sendable {
 
     /// Delivers a built-in event that carries no argument to every implementer, in order.
     ///
-    /// For ``LifecycleCore/LifecycleEvent/openURL`` use ``open(_:observer:)``, which carries the URL; here
+    /// For `LifecycleEvent.openURL` use ``open(_:observer:)``, which carries the URL; here
     /// it delivers nothing and returns the event's default.
     ///
-    /// - Parameter observer: Told about each hook call as it completes, with its duration. `nil` skips timing.
+    /// - Parameters:
+    ///   - event: The event to deliver.
+    ///   - observer: Told about each hook call as it completes, with its duration. `nil` skips timing.
     public func deliver(_ event: LifecycleEvent, observer: DeliveryObserver? = nil) async -> EventOutcome<Bool> {
         await deliver(event, scope: .all, observer: observer)
     }
 
-    /// Delivers ``LifecycleCore/LifecycleEvent/openURL`` for `url` to every implementer.
+    /// Delivers `LifecycleEvent.openURL` for `url` to every implementer.
     ///
     /// - Returns: An outcome whose result is `true` if any participant handled the URL.
     public func open(_ url: URL, observer: DeliveryObserver? = nil) async -> EventOutcome<Bool> {
@@ -162,8 +164,7 @@ public final class DelegateProxy: Sendable {
     }
 
     /// Delivers the custom event `event` to every participant that handles it.
-    public func deliver<E: CustomEvent>(_ event: E, observer: DeliveryObserver? = nil) async -> EventOutcome<E.Result>
-    {
+    public func deliver<E: CustomEvent>(_ event: E, observer: DeliveryObserver? = nil) async -> EventOutcome<E.Result> {
         let lifecycleEvent = LifecycleEvent(custom: E.self)
         guard let erased = customRoutes[ObjectIdentifier(E.self)] else {
             return EventOutcome(event: lifecycleEvent, result: E.Result.unanswered, failures: [], delivered: 0)
@@ -183,7 +184,13 @@ public final class DelegateProxy: Sendable {
                     observer(record(lifecycleEvent, route.participants[index], start, answer as? Bool, nil))
                 }
             } catch {
-                failures.append(HookFailure(participant: participants[route.participants[index]], event: lifecycleEvent, error: error))
+                failures.append(
+                    HookFailure(
+                        participant: participants[route.participants[index]],
+                        event: lifecycleEvent,
+                        error: error
+                    )
+                )
                 if let start, let observer {
                     observer(record(lifecycleEvent, route.participants[index], start, nil, error))
                 }
@@ -263,7 +270,11 @@ extension DelegateProxy: LifecycleDispatcher {
         case .builtin(.openURL), .custom:
             // These carry a payload and have their own entry points.
             let fallback: Bool
-            if case .anyTrue(let whenUnanswered) = event.resultRule { fallback = whenUnanswered } else { fallback = false }
+            if case .anyTrue(let whenUnanswered) = event.resultRule {
+                fallback = whenUnanswered
+            } else {
+                fallback = false
+            }
             return EventOutcome(event: event, result: fallback, failures: [], delivered: 0)
         }
     }

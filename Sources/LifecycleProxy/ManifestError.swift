@@ -18,7 +18,7 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
         public static let emptyManifest = Code(base: .emptyManifest)
         /// A module type is listed more than once.
         public static let duplicateModule = Code(base: .duplicateModule)
-        /// A module's priority lies outside ``LifecycleCore/ModulePriority/validRange``.
+        /// A module's priority lies outside `ModulePriority.validRange`.
         public static let priorityOutOfRange = Code(base: .priorityOutOfRange)
         /// A module's `init(context:)` threw.
         public static let moduleInitializationFailed = Code(base: .moduleInitializationFailed)

@@ -163,7 +163,10 @@ struct ConcurrencyTests {
         var options = LaunchOptions()
         options[ScriptKey.self] = script
         options[PingLogKey.self] = log
-        let host = try ApplicationHost(manifest: ModuleManifest([Poster.self, PingSecond.self]), launchOptions: options)
+        let host = try ApplicationHost(
+            manifest: ModuleManifest([Poster.self, PingSecond.self]),
+            launchOptions: options
+        )
         try await host.launch()
         try await host.receiveMemoryWarning()
         // Emitted after the memory warning completed, so after Poster's Ping(99) was queued.

@@ -58,10 +58,16 @@ struct CustomEventTests {
         var options = LaunchOptions()
         options[ScriptKey.self] = script
         options[AskAnswers.self] = answers
-        return try ApplicationHost(manifest: ModuleManifest([AskerB.self, Silent.self, AskerA.self]), launchOptions: options)
+        return try ApplicationHost(
+            manifest: ModuleManifest([AskerB.self, Silent.self, AskerA.self]),
+            launchOptions: options
+        )
     }
 
-    @Test("A Bool custom event is OR-combined over its handlers, in priority order", arguments: ResultCombiningTests.truthTable)
+    @Test(
+        "A Bool custom event is OR-combined over its handlers, in priority order",
+        arguments: ResultCombiningTests.truthTable
+    )
     func boolCustomEventIsOrCombined(first: Bool, second: Bool, combined: Bool) async throws {
         let script = Script()
         let host = try host(answers: ["A": first, "B": second], script: script)

@@ -37,7 +37,10 @@ struct FailureTests {
         #expect(background?.failures.count == 1)
         #expect(background?.failures.first?.participant.name == NormalA.moduleName)
         #expect(background?.failures.first?.event == .didEnterBackground)
-        #expect(background?.failures.first?.error as? FixtureFailure == FixtureFailure(participant: "NormalA", event: "didEnterBackground"))
+        #expect(
+            background?.failures.first?.error as? FixtureFailure
+                == FixtureFailure(participant: "NormalA", event: "didEnterBackground")
+        )
         #expect(background?.description.contains("`\(NormalA.moduleName)` threw in didEnterBackground") == true)
         // Everyone else still received both events, and the transition happened.
         #expect(script.journal.receivers(of: "didEnterBackground") == ["Low", "NormalA", "High", "Delegate"])
@@ -122,7 +125,9 @@ struct FailureTests {
     func duplicateModule() throws {
         let combined = ModuleManifest(
             name: "App",
-            combining: [ModuleManifest(name: "Core", [High.self, Low.self]), ModuleManifest(name: "Feature", [High.self])]
+            combining: [
+                ModuleManifest(name: "Core", [High.self, Low.self]), ModuleManifest(name: "Feature", [High.self]),
+            ]
         )
         let error = #expect(throws: ManifestError.self) { try DelegateProxy(manifest: combined) }
         #expect(error?.code == .duplicateModule)
@@ -142,7 +147,9 @@ struct FailureTests {
 
     @Test("Initializers that throw are all reported, with their errors, and the proxy is not built")
     func initializerFailures() throws {
-        let error = #expect(throws: ManifestError.self) { try makeProxy([BrokenInit.self, High.self, AlsoBrokenInit.self]) }
+        let error = #expect(throws: ManifestError.self) {
+            try makeProxy([BrokenInit.self, High.self, AlsoBrokenInit.self])
+        }
         #expect(error?.code == .moduleInitializationFailed)
         #expect(error?.modules == [BrokenInit.moduleName, AlsoBrokenInit.moduleName])
         #expect(error?.underlyingErrors.count == 2)

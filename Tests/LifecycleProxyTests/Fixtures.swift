@@ -65,10 +65,14 @@ extension RecordsEverything {
         try script.perform(Self.shortName, "didFinishLaunching")
         return script.answer(Self.shortName, "didFinishLaunching")
     }
-    func willEnterForeground(_ context: LifecycleContext) throws { try script.perform(Self.shortName, "willEnterForeground") }
+    func willEnterForeground(_ context: LifecycleContext) throws {
+        try script.perform(Self.shortName, "willEnterForeground")
+    }
     func didBecomeActive(_ context: LifecycleContext) throws { try script.perform(Self.shortName, "didBecomeActive") }
     func willResignActive(_ context: LifecycleContext) throws { try script.perform(Self.shortName, "willResignActive") }
-    func didEnterBackground(_ context: LifecycleContext) throws { try script.perform(Self.shortName, "didEnterBackground") }
+    func didEnterBackground(_ context: LifecycleContext) throws {
+        try script.perform(Self.shortName, "didEnterBackground")
+    }
     func willTerminate(_ context: LifecycleContext) throws { try script.perform(Self.shortName, "willTerminate") }
     func didReceiveMemoryWarning(_ context: LifecycleContext) throws {
         try script.perform(Self.shortName, "didReceiveMemoryWarning")
@@ -163,5 +167,9 @@ func makeProxy(
 ) throws -> DelegateProxy {
     var options = LaunchOptions()
     options[ScriptKey.self] = script
-    return try DelegateProxy(manifest: ModuleManifest(name: "Tests", modules), delegate: delegate, launchOptions: options)
+    return try DelegateProxy(
+        manifest: ModuleManifest(name: "Tests", modules),
+        delegate: delegate,
+        launchOptions: options
+    )
 }

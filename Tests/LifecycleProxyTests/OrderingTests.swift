@@ -1,6 +1,5 @@
 import LifecycleCore
 import LifecycleProxy
-import Synchronization
 import Testing
 
 @Suite("Delivery order")
@@ -8,7 +7,11 @@ struct OrderingTests {
     @Test("Forward events go to the delegate, then modules by priority, highest first; ties keep manifest order")
     func priorityOrderWithManifestTieBreak() async throws {
         let script = Script()
-        let host = try makeHost([Low.self, NormalB.self, High.self, NormalA.self, Between.self], delegate: true, script: script)
+        let host = try makeHost(
+            [Low.self, NormalB.self, High.self, NormalA.self, Between.self],
+            delegate: true,
+            script: script
+        )
         try await host.launch()
 
         let expected = ["Delegate", "High", "Between", "NormalB", "NormalA", "Low"]
@@ -75,8 +78,6 @@ struct OrderingTests {
         var options = LaunchOptions()
         options[StateLogKey.self] = seen
         let host = try ApplicationHost(manifest: ModuleManifest([StateReader.self]), launchOptions: options)
-        // The reader needs the host to read its state; hand it over before launch.
-        seen.host.withLock { $0 = host }
         try await host.launch()
         try await host.enterBackground()
         try await host.enterForeground()

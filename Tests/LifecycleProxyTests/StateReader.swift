@@ -1,14 +1,11 @@
-import Foundation
 import LifecycleCore
 import Synchronization
 
 final class StateLog: Sendable {
-    let host = Mutex<ApplicationHost?>(nil)
     private let log = Mutex<[String]>([])
 
-    func note(_ event: String) {
-        let state = host.withLock { $0?.state.description ?? "no host" }
-        log.withLock { $0.append("\(event) \(state)") }
+    func note(_ event: String, _ context: LifecycleContext) {
+        log.withLock { $0.append("\(event) \(context.applicationState)") }
     }
 
     var entries: [String] { log.withLock { $0 } }
@@ -18,7 +15,7 @@ enum StateLogKey: LaunchOptionKey {
     static let defaultValue = StateLog()
 }
 
-/// Records the host's state as each hook sees it.
+/// Records the host's state as each hook sees it through its context.
 struct StateReader: LifecycleModule, WillFinishLaunching, DidFinishLaunching, WillEnterForeground, DidBecomeActive,
     WillResignActive, DidEnterBackground, WillTerminate
 {
@@ -26,16 +23,16 @@ struct StateReader: LifecycleModule, WillFinishLaunching, DidFinishLaunching, Wi
     init(context: LifecycleContext) { log = context.launchOptions[StateLogKey.self] }
 
     func willFinishLaunching(_ context: LifecycleContext) -> Bool {
-        log.note("willFinishLaunching")
+        log.note("willFinishLaunching", context)
         return true
     }
     func didFinishLaunching(_ context: LifecycleContext) -> Bool {
-        log.note("didFinishLaunching")
+        log.note("didFinishLaunching", context)
         return true
     }
-    func willEnterForeground(_ context: LifecycleContext) { log.note("willEnterForeground") }
-    func didBecomeActive(_ context: LifecycleContext) { log.note("didBecomeActive") }
-    func willResignActive(_ context: LifecycleContext) { log.note("willResignActive") }
-    func didEnterBackground(_ context: LifecycleContext) { log.note("didEnterBackground") }
-    func willTerminate(_ context: LifecycleContext) { log.note("willTerminate") }
+    func willEnterForeground(_ context: LifecycleContext) { log.note("willEnterForeground", context) }
+    func didBecomeActive(_ context: LifecycleContext) { log.note("didBecomeActive", context) }
+    func willResignActive(_ context: LifecycleContext) { log.note("willResignActive", context) }
+    func didEnterBackground(_ context: LifecycleContext) { log.note("didEnterBackground", context) }
+    func willTerminate(_ context: LifecycleContext) { log.note("willTerminate", context) }
 }

@@ -1,0 +1,88 @@
+import DemoModules
+import LifecycleCore
+import LifecycleProxy
+import Testing
+
+@Suite("lifecycle-demo")
+struct LifecycleDemoTests {
+    /// The deliveries the demo prints, as "event → Module", in order.
+    static let expectedDeliveries = [
+        // launch(): delegate first, then priority order; HealthCheck/CacheWarmup tie → manifest order.
+        "willFinishLaunching → ConfigurationModule", "willFinishLaunching → LoggingModule",
+        "didFinishLaunching → DemoAppDelegate", "didFinishLaunching → DatabasePoolModule",
+        "didFinishLaunching → CacheWarmupModule",
+        "didBecomeActive → HealthCheckModule", "didBecomeActive → MetricsModule",
+        // enterBackground(): reverse order.
+        "willResignActive → HealthCheckModule",
+        "didEnterBackground → MetricsModule", "didEnterBackground → DatabasePoolModule",
+        // enterForeground()
+        "willEnterForeground → DatabasePoolModule",
+        "didBecomeActive → HealthCheckModule", "didBecomeActive → MetricsModule",
+        // receiveMemoryWarning(), then the CachePurged event the cache posted from its hook.
+        "didReceiveMemoryWarning → CacheWarmupModule", "didReceiveMemoryWarning → MetricsModule",
+        "CachePurged → MetricsModule",
+        // open(_:) twice, then the custom ReloadConfiguration event.
+        "openURL → DeepLinkModule", "openURL → DeepLinkModule",
+        "ReloadConfiguration → ConfigurationModule", "ReloadConfiguration → CacheWarmupModule",
+        // terminate(): reverse order, the program's delegate last.
+        "willTerminate → MetricsModule", "willTerminate → DatabasePoolModule", "willTerminate → LoggingModule",
+        "willTerminate → DemoAppDelegate",
+    ]
+
+    @Test("The demo runs the whole lifecycle, delivers in the documented order and exits 0")
+    func demoRunsInOrder() async throws {
+        let console = DemoConsole(echo: false)
+        let status = await LifecycleDemo.run(
+            console: console,
+            launchOptions: LaunchOptions(arguments: ["lifecycle-demo"])
+        )
+        #expect(status == 0, "\(console.transcript.joined(separator: "\n"))")
+
+        let deliveries = console.transcript
+            .filter { $0.hasPrefix("  ✓ ") }
+            .map { line in line.dropFirst(4).split(separator: " [")[0] }
+            .map(String.init)
+        #expect(deliveries == Self.expectedDeliveries)
+    }
+
+    @Test("The demo prints the combined results and the refused transition")
+    func demoPrintsResults() async throws {
+        let console = DemoConsole(echo: false)
+        _ = await LifecycleDemo.run(console: console, launchOptions: LaunchOptions(arguments: ["lifecycle-demo"]))
+        let transcript = console.transcript
+        #expect(transcript.contains("  = willFinishLaunching true, didFinishLaunching true; state active"))
+        #expect(transcript.contains("  = handled true"))
+        #expect(transcript.contains("  = handled false"))
+        #expect(transcript.contains("  = changed false"))
+        #expect(
+            transcript.contains {
+                $0.hasPrefix("  = invalidTransition: Cannot enterForeground() while the host is active")
+            }
+        )
+        #expect(transcript.last == "  = state terminated")
+    }
+
+    @Test("The modules' work is visible: the pool opens, the cache warms and the pool closes")
+    func modulesDoVisibleWork() async throws {
+        let console = DemoConsole(echo: false)
+        _ = await LifecycleDemo.run(
+            console: console,
+            launchOptions: LaunchOptions(arguments: ["lifecycle-demo", "--env", "staging"])
+        )
+        let work = console.transcript.filter { $0.hasPrefix("    ") }
+        #expect(work.first == "    Configuration: environment=staging, pool size=4, cache rows=128")
+        #expect(work.contains("    CacheWarmup: warmed 128 entries from the database"))
+        #expect(work.contains("    DatabasePool: closed 4 connection(s)"))
+        #expect(work.contains("    Metrics: activations=2, backgrounds=1, memory warnings=1, purged entries=128"))
+    }
+
+    @Test("A demo module created without its services fails with an error that names it")
+    func missingServices() {
+        let error = #expect(throws: ManifestError.self) {
+            try DelegateProxy(manifest: LifecycleDemo.manifest)
+        }
+        #expect(error?.code == .moduleInitializationFailed)
+        #expect(error?.modules.count == 7)
+        #expect(error?.description.contains("DemoServices") == true)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import LifecycleCore
+import LifecycleProxy
+import Synchronization
+import Testing
+
+// The examples of Docs/Modules.md, compiled and exercised.
+
+// README: custom event
+struct ReloadConfiguration: CustomEvent {
+    typealias Result = Bool  // "did anything change?": OR-combined over the handlers
+    var reason: String
+}
+
+struct FeatureFlagsModule: LifecycleModule, CustomEventHandling {
+    let flags: FlagStore
+
+    init(context: LifecycleContext) {
+        flags = context.launchOptions[FlagStoreKey.self]
+    }
+
+    static func registerCustomEventHandlers(_ handlers: inout CustomEventHandlers<Self>) {
+        handlers.on(ReloadConfiguration.self) { module, event, _ in
+            module.flags.reload(because: event.reason)
+        }
+    }
+}
+// README: end
+
+// README: launch option key
+enum FlagStoreKey: LaunchOptionKey {
+    static let defaultValue = FlagStore(source: "built-in defaults")
+}
+// README: end
+
+final class FlagStore: Sendable {
+    let source: String
+    private let reloads = Mutex<[String]>([])
+    init(source: String) { self.source = source }
+
+    func reload(because reason: String) -> Bool {
+        reloads.withLock { $0.append(reason) }
+        return true
+    }
+
+    var reasons: [String] { reloads.withLock { $0 } }
+}
+
+// README: post from a hook
+struct CacheModule: LifecycleModule, DidReceiveMemoryWarning {
+    init(context: LifecycleContext) {}
+
+    func didReceiveMemoryWarning(_ context: LifecycleContext) {
+        // Runs after the memory warning has reached every participant; never nested inside it.
+        context.events.post(ReloadConfiguration(reason: "cache purged"))
+    }
+}
+// README: end
+
+@Suite("Docs/Modules.md examples")
+struct ModulesGuideTests {
+    @Test("Sending a custom event and posting one from a hook both reach the handler, in order")
+    func customEventsAndPosting() async throws {
+        let store = FlagStore(source: "test")
+        // README: fill launch options
+        var options = LaunchOptions.current
+        options[FlagStoreKey.self] = store
+        let host = try ApplicationHost(
+            manifest: ModuleManifest([FeatureFlagsModule.self, CacheModule.self]),
+            launchOptions: options
+        )
+        // README: end
+        try await host.launch()
+
+        // README: send a custom event
+        let changed = try await host.send(ReloadConfiguration(reason: "SIGHUP"))
+        // README: end
+        #expect(changed)
+
+        try await host.receiveMemoryWarning()
+        try await host.waitUntilIdle()
+        #expect(store.reasons == ["SIGHUP", "cache purged"])
+    }
+
+    @Test("The error-handling example reports each failure")
+    func errorHandling() async throws {
+        let host = try ApplicationHost(manifest: ModuleManifest([CacheModule.self]), launchOptions: LaunchOptions())
+        let messages = await report(host)
+        #expect(messages.count == 1)
+        #expect(messages.first?.hasPrefix("refused: Cannot enterBackground() while the host is notRunning") == true)
+    }
+
+    func report(_ host: ApplicationHost) async -> [String] {
+        var messages: [String] = []
+        // README: handle errors
+        do {
+            try await host.enterBackground()
+        } catch let error where error.code == .invalidTransition {
+            messages.append("refused: \(error)")  // nothing was delivered
+        } catch let error where error.code == .hookFailed {
+            for failure in error.failures {
+                messages.append("\(failure.participant.name) failed in \(failure.event): \(failure.error)")
+            }
+        } catch {
+            messages.append("\(error)")
+        }
+        // README: end
+        return messages
+    }
+}

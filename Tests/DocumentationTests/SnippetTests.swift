@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// Keeps the documentation honest: every Swift code block in `README.md` and `Docs/*.md` must appear,
+/// verbatim, between `// README: …` and `// README: end` markers in a compiled source file (the examples
+/// and tests). Edit the compiled source first, then paste it into the documentation.
+@Suite("Documentation snippets")
+struct SnippetTests {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func markdownFiles() throws -> [URL] {
+        let docs = root.appendingPathComponent("Docs")
+        let names = try FileManager.default.contentsOfDirectory(atPath: docs.path).filter { $0.hasSuffix(".md") }
+        return [root.appendingPathComponent("README.md")] + names.sorted().map { docs.appendingPathComponent($0) }
+    }
+
+    /// The ```swift blocks of a Markdown file.
+    static func swiftBlocks(in markdown: String) -> [String] {
+        var blocks: [String] = []
+        var current: [Substring]?
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            if current == nil, line.trimmingCharacters(in: .whitespaces) == "```swift" {
+                current = []
+            } else if current != nil, line.trimmingCharacters(in: .whitespaces) == "```" {
+                blocks.append(current!.joined(separator: "\n"))
+                current = nil
+            } else {
+                current?.append(line)
+            }
+        }
+        return blocks
+    }
+
+    /// The marked regions of every Swift file under Examples/ and Tests/DocumentationTests/.
+    static func compiledSnippets() throws -> [String] {
+        var regions: [String] = []
+        for folder in ["Examples", "Tests/DocumentationTests"] {
+            let base = root.appendingPathComponent(folder)
+            guard let files = FileManager.default.enumerator(atPath: base.path) else { continue }
+            for case let path as String in files where path.hasSuffix(".swift") {
+                let text = try String(contentsOf: base.appendingPathComponent(path), encoding: .utf8)
+                var current: [Substring]?
+                for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                    let trimmed = line.trimmingCharacters(in: .whitespaces)
+                    if trimmed == "// README: end" {
+                        if let current { regions.append(dedent(current)) }
+                        current = nil
+                    } else if trimmed.hasPrefix("// README:") {
+                        current = []
+                    } else {
+                        current?.append(line)
+                    }
+                }
+            }
+        }
+        return regions
+    }
+
+    /// Removes the indentation the lines share, so a region inside a function matches a top-level block.
+    static func dedent(_ lines: [Substring]) -> String {
+        let indents = lines.filter { !$0.allSatisfy(\.isWhitespace) }.map { $0.prefix { $0 == " " }.count }
+        let common = indents.min() ?? 0
+        return lines.map { String($0.dropFirst(min(common, $0.prefix { $0 == " " }.count))) }
+            .joined(separator: "\n")
+    }
+
+    @Test("Every Swift block in the documentation is compiled source")
+    func everySnippetIsCompiled() throws {
+        let compiled = try Self.compiledSnippets().joined(separator: "\n")
+        var checked = 0
+        for file in try Self.markdownFiles() {
+            let markdown = try String(contentsOf: file, encoding: .utf8)
+            for block in Self.swiftBlocks(in: markdown) {
+                #expect(
+                    compiled.contains(block),
+                    "\(file.lastPathComponent) has a Swift block no test compiles:\n\(block)"
+                )
+                checked += 1
+            }
+        }
+        #expect(checked >= 3, "expected the README's quick start blocks at least")
+    }
+}
