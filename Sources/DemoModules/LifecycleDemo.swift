@@ -138,7 +138,7 @@ public enum LifecycleDemo {
     }
 
     static func describe(_ record: DeliveryRecord) -> String {
-        var text = "\(record.event.name) → \(label(record.participant)) \(record.duration.microsecondsText)"
+        var text = "\(record.event.name) → \(label(record.participant)) (\(record.duration.microsecondsDescription))"
         if let result = record.result { text += " → \(result)" }
         if let error = record.error { text += " threw \(error)" }
         return text
@@ -150,13 +150,5 @@ public enum LifecycleDemo {
 
     static func shortName(_ participant: Participant) -> String {
         String(participant.name.split(separator: ".").last ?? Substring(participant.name))
-    }
-}
-
-extension Duration {
-    fileprivate var microsecondsText: String {
-        let (seconds, attoseconds) = components
-        let tenths = (Double(seconds) * 1e7 + Double(attoseconds) / 1e11).rounded()
-        return "(\(tenths / 10) µs)"
     }
 }

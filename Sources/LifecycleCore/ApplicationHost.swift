@@ -188,7 +188,7 @@ public actor ApplicationHost {
 
     private nonisolated func transition(_ request: HostRequest, file: String, line: Int) async throws(LifecycleError) {
         try await perform(request, file: file, line: line) { host in
-            await host.process(request, file: file, line: line).map { _ in () }
+            await host.process(request, file: file, line: line)
         }
     }
 
@@ -231,18 +231,16 @@ public actor ApplicationHost {
 
     private func setState(_ state: ApplicationState) { mailbox.setState(state) }
 
-    /// Processes a request that returns no value. Used by awaited transitions and by posted requests.
-    func process(_ request: HostRequest, file: String, line: Int) async -> Result<Bool?, LifecycleError> {
+    /// Processes a request whose result nobody reads: awaited transitions and posted requests.
+    func process(_ request: HostRequest, file: String, line: Int) async -> Result<Void, LifecycleError> {
         switch request.kind {
         case .launch:
-            return await runLaunch(file: file, line: line).map { _ in nil }
+            return await runLaunch(file: file, line: line).map { _ in () }
         case .openURL(let url):
-            return await runOpenURL(url, file: file, line: line).map { $0 }
-        case .custom:
-            // Custom events are posted through their typed path; a bare custom request carries no payload.
-            return .success(nil)
-        case .idle:
-            return .success(nil)
+            return await runOpenURL(url, file: file, line: line).map { _ in () }
+        case .custom, .idle:
+            // Custom events travel their typed path (`deliverCustom`); `HostRequest.custom` only names one.
+            return .success(())
         case .enterForeground:
             return await run(request, from: [.background], file: file, line: line) { _ in
                 ([(.background, .willEnterForeground), (.active, .didBecomeActive)], .active)
@@ -282,7 +280,7 @@ public actor ApplicationHost {
         file: String,
         line: Int,
         steps: (ApplicationState) -> (steps: [(ApplicationState, LifecycleEvent)], final: ApplicationState)
-    ) async -> Result<Bool?, LifecycleError> {
+    ) async -> Result<Void, LifecycleError> {
         let start = currentState
         guard allowed.contains(start) else {
             return .failure(invalidTransition(request, file, line))
@@ -294,7 +292,7 @@ public actor ApplicationHost {
             failures += await deliver(event).failures
         }
         setState(plan.final)
-        return failures.isEmpty ? .success(nil) : .failure(hookFailed(request, failures, result: nil, file, line))
+        return failures.isEmpty ? .success(()) : .failure(hookFailed(request, failures, result: nil, file, line))
     }
 
     private func runLaunch(file: String, line: Int) async -> Result<LaunchResult, LifecycleError> {

@@ -47,7 +47,7 @@ public struct EventEmitter: Sendable {
 
     /// Queues a transition or a built-in event on the host.
     public func post(_ request: HostRequest, file: String = #fileID, line: Int = #line) {
-        submit(request) { host in await host.process(request, file: file, line: line).map { _ in () } }
+        submit(request) { host in await host.process(request, file: file, line: line) }
     }
 
     /// Queues a custom event on the host. Its combined result is discarded.
