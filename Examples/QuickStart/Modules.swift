@@ -17,6 +17,7 @@ struct ConfigurationModule: LifecycleModule, WillFinishLaunching {
 }
 
 struct HTTPServerModule: LifecycleModule, DidFinishLaunching, WillTerminate {
+    static let priority: ModulePriority = .normal
     init(context: LifecycleContext) {}
 
     func didFinishLaunching(_ context: LifecycleContext) async throws -> Bool {

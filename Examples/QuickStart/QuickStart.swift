@@ -8,8 +8,12 @@ struct QuickStart {
 
     static func main() async throws {
         let host = try ApplicationHost(manifest: manifest)
-        try await host.launch()  // configuration first: it has the higher priority
-        // ... serve until it is time to stop ...
+        do {
+            try await host.launch()  // configuration first: it has the higher priority
+            // ... serve until it is time to stop ...
+        } catch {
+            print("launch: \(error)")  // lists the hooks that failed; the other modules launched
+        }
         try await host.terminate()
     }
 }

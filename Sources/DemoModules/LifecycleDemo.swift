@@ -115,6 +115,7 @@ public enum LifecycleDemo {
             console.write("  = state \(host.state)")
         } catch {
             console.write("error: \(error)")
+            if host.state.isRunning { try? await host.terminate() }  // still release what the modules hold
             return 1
         }
         return 0

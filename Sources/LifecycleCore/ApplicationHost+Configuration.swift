@@ -21,9 +21,10 @@ extension ApplicationHost {
             /// Deliver launch to everyone anyway, become active, then throw
             /// ``LifecycleError/Code/hookFailed`` listing every failure. The default.
             public static let `continue` = LaunchFailurePolicy(base: .continue)
-            /// Stop launch at the first launch hook that throws. The participants whose launch hooks had
-            /// completed receive `willTerminate` in reverse order (a rollback); the others receive nothing.
-            /// The host ends `terminated` and throws ``LifecycleError/Code/launchAborted``.
+            /// Stop launch at the first launch hook that throws. Every other participant that launch had
+            /// reached receives `willTerminate` in reverse order (a rollback), whether or not it implements a
+            /// launch hook; the failing participant and those after it do not. The host ends `terminated`
+            /// and throws ``LifecycleError/Code/launchAborted``.
             public static let abort = LaunchFailurePolicy(base: .abort)
 
             public var description: String { base.rawValue }

@@ -30,7 +30,7 @@ public import Foundation
 /// request is judged against the state that the requests before it left.
 ///
 /// From inside a hook, emit with ``LifecycleContext/events``: the request is queued behind the current
-/// event and the hook goes on. Awaiting a host method from inside one of its own hooks would deadlock,
+/// request and the hook goes on. Awaiting a host method from inside one of its own hooks would deadlock,
 /// so it throws ``LifecycleError/Code/reentrantCall`` instead.
 ///
 /// ## Failures
@@ -38,7 +38,8 @@ public import Foundation
 /// one ``LifecycleError/Code/hookFailed`` error listing every failure; the state change has happened.
 /// ``Configuration/launchFailurePolicy`` can make a launch failure abort the launch instead.
 ///
-/// Cancelling a task that awaits a host method does not withdraw its request: it is delivered anyway.
+/// Cancelling a task that awaits a host method stops the wait (it throws
+/// ``LifecycleError/Code/cancelled``) but does not withdraw the request: it is delivered anyway.
 public actor ApplicationHost {
     /// The host's settings.
     public nonisolated let configuration: Configuration
@@ -48,8 +49,9 @@ public actor ApplicationHost {
     private let dispatcher: any LifecycleDispatcher
     private nonisolated let mailbox: HostMailbox
 
-    /// The task-local mark of a drain task, to recognise calls made from inside a hook.
-    @TaskLocal private static var drainingMailbox: ObjectIdentifier?
+    /// Marks the task of the job being processed (and the tasks it spawns), to recognise a host method
+    /// awaited from inside a hook while that hook's job is still running.
+    @TaskLocal private static var currentJob: HostMailbox.JobToken?
 
     /// Creates a host whose context is handed to `makeDispatcher`, which builds the participants.
     package init<Failure: Error>(
@@ -178,10 +180,16 @@ public actor ApplicationHost {
         }
     }
 
-    /// Returns when every request emitted before this call — including those posted from hooks — has been
-    /// delivered.
+    /// Returns once the host has nothing left to deliver: every request emitted before this call, and
+    /// every request those requests' hooks posted, has been delivered.
+    ///
+    /// Under a constant stream of new requests it waits until the stream pauses.
+    ///
+    /// - Throws: ``LifecycleError/Code/reentrantCall`` inside a hook of this host, where it would wait for
+    ///   itself.
     public nonisolated func waitUntilIdle(file: String = #fileID, line: Int = #line) async throws(LifecycleError) {
-        try await perform(HostRequest(.idle), file: file, line: line) { _ in .success(()) }
+        try checkNotReentrant(HostRequest(.idle), file: file, line: line)
+        await mailbox.waitUntilIdle()
     }
 
     // MARK: - Queueing
@@ -192,34 +200,56 @@ public actor ApplicationHost {
         }
     }
 
-    /// Queues `work` and waits for its result. Throws `reentrantCall` instead when called from inside a hook
-    /// of this host, where waiting would deadlock.
+    /// Queues `work` and waits for its result.
+    ///
+    /// Throws `reentrantCall` instead when called from inside a hook of this host, where waiting would
+    /// deadlock. If the waiting task is cancelled, it stops waiting and throws `cancelled`; the request
+    /// stays queued, and its errors then go to ``Configuration/onUnobservedError``.
     private nonisolated func perform<T: Sendable>(
         _ request: HostRequest,
         file: String,
         line: Int,
         _ work: @escaping @Sendable (isolated ApplicationHost) async -> Result<T, LifecycleError>
     ) async throws(LifecycleError) -> T {
-        if Self.drainingMailbox == ObjectIdentifier(mailbox) {
-            throw LifecycleError(
-                code: .reentrantCall,
-                request: request,
-                state: mailbox.state,
-                eventInProgress: mailbox.eventInProgress,
-                file: file,
-                line: line
+        try checkNotReentrant(request, file: file, line: line)
+        let reply = PendingReply<T>()
+        let mailbox = self.mailbox
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                reply.wait(continuation)
+                mailbox.submit { host in
+                    let outcome = await work(host)
+                    if !reply.resolve(outcome), case .failure(let error) = outcome {
+                        host.configuration.onUnobservedError(error)
+                    }
+                }
+            }
+        } onCancel: {
+            reply.resolve(
+                .failure(
+                    LifecycleError(code: .cancelled, request: request, state: mailbox.state, file: file, line: line)
+                )
             )
         }
-        let result = await withCheckedContinuation { continuation in
-            mailbox.submit { host in continuation.resume(returning: await work(host)) }
-        }
-        return try result.get()
+        return try outcome.get()
+    }
+
+    private nonisolated func checkNotReentrant(_ request: HostRequest, file: String, line: Int) throws(LifecycleError) {
+        guard let token = Self.currentJob, mailbox.isRunning(token) else { return }
+        throw LifecycleError(
+            code: .reentrantCall,
+            request: request,
+            state: mailbox.state,
+            eventInProgress: mailbox.eventInProgress,
+            file: file,
+            line: line
+        )
     }
 
     /// Runs queued jobs until the mailbox is empty. Only one drain task runs at a time.
     func drain() async {
-        await Self.$drainingMailbox.withValue(ObjectIdentifier(mailbox)) {
-            while let job = mailbox.next() {
+        while let (job, token) = mailbox.next() {
+            await Self.$currentJob.withValue(token) {
                 await job(self)
             }
         }
@@ -239,8 +269,11 @@ public actor ApplicationHost {
         case .openURL(let url):
             return await runOpenURL(url, file: file, line: line).map { _ in () }
         case .custom, .idle:
-            // Custom events travel their typed path (`deliverCustom`); `HostRequest.custom` only names one.
-            return .success(())
+            // A custom event travels its typed path (`deliverCustom`): `HostRequest.custom` only names it,
+            // without the payload. Reached only when such a request is posted.
+            return .failure(
+                LifecycleError(code: .invalidRequest, request: request, state: currentState, file: file, line: line)
+            )
         case .enterForeground:
             return await run(request, from: [.background], file: file, line: line) { _ in
                 ([(.background, .willEnterForeground), (.active, .didBecomeActive)], .active)
@@ -301,37 +334,36 @@ public actor ApplicationHost {
         }
         setState(.launching)
         let abortOnFailure = configuration.launchFailurePolicy == .abort
-        let scope: DeliveryScope = abortOnFailure ? .untilFirstFailure : .all
-        var launched: Set<Int> = []
         var failures: [HookFailure] = []
         var results: [Bool] = []
-        for event in [LifecycleEvent.willFinishLaunching, .didFinishLaunching] {
-            let outcome = await deliver(event, scope: scope)
+        for (pass, event) in [LifecycleEvent.willFinishLaunching, .didFinishLaunching].enumerated() {
+            let outcome = await deliver(event, scope: abortOnFailure ? .untilFirstFailure : .all)
             failures += outcome.failures
             results.append(outcome.result)
-            if abortOnFailure {
-                let failed = Set(outcome.failures.map(\.participant.index))
-                for participant in plan(for: event).prefix(outcome.delivered) where !failed.contains(participant.index)
-                {
-                    launched.insert(participant.index)
-                }
-                if !outcome.failures.isEmpty {
-                    return .failure(await rollBack(launched: launched, failures: failures, file: file, line: line))
-                }
+            if abortOnFailure, let failure = outcome.failures.first {
+                // Launch reached everyone before the failing participant; in the second pass, everyone
+                // had already passed the first. The failing participant threw, so it cleans up itself.
+                let failed = failure.participant.index
+                let reached = participants.map(\.index).filter { pass == 0 ? $0 < failed : $0 != failed }
+                return .failure(await rollBack(reached: Set(reached), failures: failures, file: file, line: line))
             }
         }
         setState(.active)
         failures += await deliver(.didBecomeActive).failures
         let result = LaunchResult(willFinishLaunching: results[0], didFinishLaunching: results[1])
-        return failures.isEmpty ? .success(result) : .failure(hookFailed(.launch, failures, result: nil, file, line))
+        guard failures.isEmpty else {
+            var error = hookFailed(.launch, failures, result: nil, file, line)
+            error.launchResult = result
+            return .failure(error)
+        }
+        return .success(result)
     }
 
-    /// Delivers `willTerminate` to the participants in `launched`, in reverse order, and terminates.
-    private func rollBack(launched: Set<Int>, failures: [HookFailure], file: String, line: Int) async -> LifecycleError
-    {
+    /// Delivers `willTerminate` to the participants in `reached`, in reverse order, and terminates.
+    private func rollBack(reached: Set<Int>, failures: [HookFailure], file: String, line: Int) async -> LifecycleError {
         setState(.terminating)
-        let rolledBack = plan(for: .willTerminate).filter { launched.contains($0.index) }
-        let outcome = await deliver(.willTerminate, scope: .only(launched))
+        let rolledBack = plan(for: .willTerminate).filter { reached.contains($0.index) }
+        let outcome = await deliver(.willTerminate, scope: .only(reached))
         setState(.terminated)
         return LifecycleError(
             code: .launchAborted,

@@ -42,7 +42,8 @@ public protocol DidBecomeActive: Sendable {
 
 /// Handles ``LifecycleEvent/willResignActive``. Delivered in reverse order.
 public protocol WillResignActive: Sendable {
-    /// Called whenever the host stops being active, before it enters the background.
+    /// Called whenever the host stops being active: on `resignActive()`, and on `enterBackground()` from
+    /// `active`, before ``DidEnterBackground/didEnterBackground(_:)``.
     func willResignActive(_ context: LifecycleContext) async throws
 }
 

@@ -12,63 +12,127 @@ import Synchronization
 package final class HostMailbox: Sendable {
     package typealias Job = @Sendable (isolated ApplicationHost) async -> Void
 
+    /// Identifies one running job. A task-local copy marks the job's task and the tasks it spawns; the mark
+    /// counts as "inside a hook" only while the mailbox still runs that same job.
+    final class JobToken: Sendable {}
+
     private struct Storage {
         var jobs: [Job?] = []
         var head = 0
         var isDraining = false
+        var wasAttached = false
         weak var host: ApplicationHost?
+        var runningJob: JobToken?
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
         var state: ApplicationState = .notRunning
         var eventInProgress: LifecycleEvent?
+
+        var pendingCount: Int { jobs.count - head }
     }
 
     private let storage = Mutex(Storage())
 
     package init() {}
 
-    /// Appends `job`, and starts a drain task when none is running and a host is attached.
-    func submit(_ job: @escaping Job) {
-        let hostToStart: ApplicationHost? = storage.withLock { storage in
-            storage.jobs.append(job)
-            guard !storage.isDraining, let host = storage.host else { return nil }
-            storage.isDraining = true
-            return host
+    deinit {
+        let undelivered = storage.withLock { $0.wasAttached ? 0 : $0.pendingCount }
+        if undelivered > 0 {
+            printWarning(
+                "\(undelivered) request(s) posted while the modules were being created were not delivered, "
+                    + "because the ApplicationHost failed to build. Fix the ManifestError it threw."
+            )
         }
-        if let hostToStart { Task { await hostToStart.drain() } }
+    }
+
+    /// Appends `job`, and starts a drain task when none is running and a host is attached.
+    ///
+    /// - Returns: `false` if the job cannot run because the host it belonged to no longer exists.
+    @discardableResult
+    package func submit(_ job: @escaping Job) -> Bool {
+        enum Next {
+            case queued
+            case start(ApplicationHost)
+            case hostGone
+        }
+        let next: Next = storage.withLock { storage in
+            if storage.wasAttached, storage.host == nil { return .hostGone }
+            storage.jobs.append(job)
+            guard !storage.isDraining, let host = storage.host else { return .queued }
+            storage.isDraining = true
+            return .start(host)
+        }
+        switch next {
+        case .queued: return true
+        case .start(let host):
+            startDraining(host)
+            return true
+        case .hostGone: return false
+        }
     }
 
     /// Attaches the host that drains this mailbox; jobs posted before (from module initializers) start now.
     func attach(_ host: ApplicationHost) {
         let start: Bool = storage.withLock { storage in
             storage.host = host
-            guard !storage.isDraining, storage.head < storage.jobs.count else { return false }
+            storage.wasAttached = true
+            guard !storage.isDraining, storage.pendingCount > 0 else { return false }
             storage.isDraining = true
             return true
         }
-        if start { Task { await host.drain() } }
+        if start { startDraining(host) }
     }
 
-    /// The next job, or `nil` after marking the mailbox idle. Called only by the drain task.
-    func next() -> Job? {
-        storage.withLock { storage in
-            guard storage.head < storage.jobs.count else {
+    /// Detached, so the drain task inherits neither the task-locals nor the priority of whichever caller
+    /// happened to find the mailbox idle.
+    private func startDraining(_ host: ApplicationHost) {
+        Task.detached { await host.drain() }
+    }
+
+    /// The next job and the token that marks it, or `nil` after marking the mailbox idle and waking every
+    /// ``waitUntilIdle()`` caller. Called only by the drain task.
+    func next() -> (job: Job, token: JobToken)? {
+        let (next, waiters): ((Job, JobToken)?, [CheckedContinuation<Void, Never>]) = storage.withLock { storage in
+            guard storage.pendingCount > 0, let job = storage.jobs[storage.head] else {
                 storage.jobs.removeAll(keepingCapacity: true)
                 storage.head = 0
                 storage.isDraining = false
-                return nil
+                storage.runningJob = nil
+                defer { storage.idleWaiters.removeAll() }
+                return (nil, storage.idleWaiters)
             }
-            let job = storage.jobs[storage.head]
             storage.jobs[storage.head] = nil
             storage.head += 1
             if storage.head >= 64, storage.head * 2 >= storage.jobs.count {
                 storage.jobs.removeFirst(storage.head)
                 storage.head = 0
             }
-            return job
+            let token = JobToken()
+            storage.runningJob = token
+            return ((job, token), [])
+        }
+        for waiter in waiters { waiter.resume() }
+        return next
+    }
+
+    /// Whether `token` marks the job running right now: a call made under that mark would wait for itself.
+    func isRunning(_ token: JobToken) -> Bool {
+        storage.withLock { $0.runningJob === token }
+    }
+
+    /// Returns once the mailbox has nothing left to run, including jobs queued while waiting.
+    func waitUntilIdle() async {
+        await withCheckedContinuation { continuation in
+            let idle: Bool = storage.withLock { storage in
+                guard storage.isDraining || storage.pendingCount > 0 else { return true }
+                storage.idleWaiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
         }
     }
 
     var state: ApplicationState {
-        get { storage.withLock { $0.state } }
+        storage.withLock { $0.state }
     }
 
     func setState(_ state: ApplicationState) {
@@ -81,5 +145,51 @@ package final class HostMailbox: Sendable {
 
     func setEventInProgress(_ event: LifecycleEvent?) {
         storage.withLock { $0.eventInProgress = event }
+    }
+}
+
+/// The one-shot answer to an awaited request: resolved by the job when it completes, or earlier by the
+/// waiting task's cancellation — whichever comes first. The job still runs after a cancellation.
+final class PendingReply<Value: Sendable>: Sendable {
+    typealias Outcome = Result<Value, LifecycleError>
+
+    private struct State {
+        var continuation: CheckedContinuation<Outcome, Never>?
+        var early: Outcome?
+        var resolved = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Waits for the outcome.
+    func wait(_ continuation: CheckedContinuation<Outcome, Never>) {
+        let early: Outcome? = state.withLock { state in
+            guard let early = state.early else {
+                state.continuation = continuation
+                return nil
+            }
+            state.resolved = true
+            return early
+        }
+        if let early { continuation.resume(returning: early) }
+    }
+
+    /// Resolves the reply, once. Returns `false` if it was already resolved (the waiter was cancelled).
+    @discardableResult
+    func resolve(_ outcome: Outcome) -> Bool {
+        let continuation: CheckedContinuation<Outcome, Never>?
+        let accepted: Bool
+        (continuation, accepted) = state.withLock { state in
+            guard !state.resolved, state.early == nil else { return (nil, false) }
+            guard let continuation = state.continuation else {
+                state.early = outcome
+                return (nil, true)
+            }
+            state.resolved = true
+            state.continuation = nil
+            return (continuation, true)
+        }
+        continuation?.resume(returning: outcome)
+        return accepted
     }
 }

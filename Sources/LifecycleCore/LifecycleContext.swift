@@ -32,8 +32,8 @@ public struct LifecycleContext: Sendable {
 /// inside a hook.
 ///
 /// A posted request joins the host's single queue behind everything emitted before it, so it is
-/// delivered after the event in progress completes, never nested inside it. Posting never blocks and
-/// never deadlocks. Errors from a posted request (an invalid transition, hooks that threw) go to
+/// delivered after the request in progress completes, never nested inside it. Posting never blocks and
+/// never waits. Errors from a posted request (an invalid transition, hooks that threw) go to
 /// ``ApplicationHost/Configuration/onUnobservedError``, because nobody awaits them.
 ///
 /// ```swift
@@ -50,7 +50,8 @@ public struct EventEmitter: Sendable {
         submit(request) { host in await host.process(request, file: file, line: line) }
     }
 
-    /// Queues a custom event on the host. Its combined result is discarded.
+    /// Queues a custom event on the host. Its combined result is discarded; its errors go to
+    /// ``ApplicationHost/Configuration/onUnobservedError``.
     public func post<E: CustomEvent>(_ event: E, file: String = #fileID, line: Int = #line) {
         submit(.custom(LifecycleEvent(custom: E.self))) { host in
             await host.deliverCustom(event, file: file, line: line).map { _ in () }
@@ -68,10 +69,16 @@ public struct EventEmitter: Sendable {
             )
             return
         }
-        mailbox.submit { host in
+        let accepted = mailbox.submit { host in
             if case .failure(let error) = await work(host) {
                 host.configuration.onUnobservedError(error)
             }
+        }
+        if !accepted {
+            printWarning(
+                "LifecycleContext: \(request) was posted after its ApplicationHost was deallocated, "
+                    + "so it cannot be delivered. Keep the host alive for as long as modules post events."
+            )
         }
     }
 }

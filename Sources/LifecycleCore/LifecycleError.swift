@@ -18,6 +18,8 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
             case hookFailed
             case launchAborted
             case reentrantCall
+            case cancelled
+            case invalidRequest
         }
 
         private let base: Base
@@ -33,7 +35,16 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
         public static let launchAborted = Code(base: .launchAborted)
         /// A host method was awaited from inside a hook of the same host, which would deadlock. Nothing
         /// was queued.
+        ///
+        /// The error is thrown inside the hook; if the hook lets it escape, the ``hookFailed`` error of the
+        /// event in progress names the module.
         public static let reentrantCall = Code(base: .reentrantCall)
+        /// The task awaiting the request was cancelled. The request stays queued and is still delivered;
+        /// its errors, if any, go to ``ApplicationHost/Configuration/onUnobservedError``.
+        public static let cancelled = Code(base: .cancelled)
+        /// The request cannot be posted: `send(_:)` of a custom event needs the event value, and
+        /// `waitUntilIdle()` is not a request. Nothing was delivered.
+        public static let invalidRequest = Code(base: .invalidRequest)
 
         public var description: String { base.rawValue }
     }
@@ -49,6 +60,8 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
     /// For ``Code/hookFailed`` on an event with a Bool result: the combined result of the participants
     /// that answered.
     public let result: Bool?
+    /// For ``Code/hookFailed`` during launch: the combined results of the two launch events.
+    public package(set) var launchResult: LaunchResult?
     /// For ``Code/launchAborted``: the participants that received `willTerminate` in the rollback, in
     /// order.
     public let rolledBack: [Participant]
@@ -77,6 +90,7 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
         self.result = result
         self.rolledBack = rolledBack
         self.eventInProgress = eventInProgress
+        self.launchResult = nil
         self.file = file
         self.line = line
     }
@@ -92,7 +106,8 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
             case .notRunning:
                 fix = "Call launch() first."
             default:
-                fix = "Allowed in \(state): \(allowed.map(\.description).joined(separator: ", "))."
+                let events = state.isRunning ? ["receiveMemoryWarning()", "open(_:)", "send(_:)"] : []
+                fix = "Allowed in \(state): \((allowed.map(\.description) + events).joined(separator: ", "))."
             }
             return "Cannot \(request) while the host is \(state); nothing was delivered. \(fix) (at \(file):\(line))"
         case .hookFailed:
@@ -101,13 +116,17 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
             text += failures.map(\.description).joined(separator: "; ")
             text += ". Every other participant still received the event and the host is now \(state)."
             if let result { text += " Combined result of the others: \(result)." }
+            if let launchResult {
+                text += " Launch results: willFinishLaunching \(launchResult.willFinishLaunching),"
+                text += " didFinishLaunching \(launchResult.didFinishLaunching)."
+            }
             text += " Fix the module's hook, or catch this error to carry on. (at \(file):\(line))"
             return text
         case .launchAborted:
             var text = "Launch aborted: "
             text += failures.map(\.description).joined(separator: "; ")
             if rolledBack.isEmpty {
-                text += ". No participant had launched, so none received willTerminate."
+                text += ". No other participant had been reached, so none received willTerminate."
             } else {
                 text += ". Rolled back: \(rolledBack.map(\.name).joined(separator: ", ")) received willTerminate."
             }
@@ -118,9 +137,17 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
         case .reentrantCall:
             let during = eventInProgress.map { " during \($0.name)" } ?? ""
             return "\(request) was awaited from inside a hook\(during); awaiting it there would deadlock, "
-                + "because the event in progress cannot finish until the hook returns. Nothing was queued. "
+                + "because the request in progress cannot finish until the hook returns. Nothing was queued. "
                 + "Post it instead with context.events.post(...): it is delivered right after the current "
-                + "event. (at \(file):\(line))"
+                + "request. (at \(file):\(line))"
+        case .cancelled:
+            return "The task awaiting \(request) was cancelled, so it stopped waiting. The request stays queued "
+                + "and will still be delivered; its errors go to configuration.onUnobservedError. "
+                + "(at \(file):\(line))"
+        case .invalidRequest:
+            return "\(request) cannot be posted: post the custom event value itself, "
+                + "context.events.post(MyEvent(...)), and await waitUntilIdle() on the host. "
+                + "Nothing was delivered. (at \(file):\(line))"
         default:
             return "\(code) for \(request) in state \(state) (at \(file):\(line))"
         }

@@ -4,13 +4,11 @@
 /// the capability protocol of each event it handles — and nothing else:
 ///
 /// ```swift
-/// struct CacheModule: LifecycleModule, DidFinishLaunching, DidReceiveMemoryWarning {
+/// struct SessionCacheModule: LifecycleModule, DidFinishLaunching, DidReceiveMemoryWarning {
 ///     static let priority: ModulePriority = .normal
-///     let cache: Cache
+///     let cache = SessionCache()
 ///
-///     init(context: LifecycleContext) throws {
-///         cache = try Cache(capacity: context.launchOptions[CacheCapacity.self])
-///     }
+///     init(context: LifecycleContext) {}
 ///
 ///     func didFinishLaunching(_ context: LifecycleContext) async throws -> Bool {
 ///         try await cache.warmUp()
@@ -21,10 +19,14 @@
 /// }
 /// ```
 ///
-/// The proxy creates each module once, from a manifest, in manifest order, before any event is
-/// delivered. An initializer that throws is reported as a manifest error naming the module.
+/// The proxy creates each module once, in delivery order, before any event is delivered. An initializer
+/// that throws is reported as a manifest error naming the module.
 public protocol LifecycleModule: Sendable {
-    /// The module's place in the delivery order. Defaults to ``ModulePriority/normal``.
+    /// The module's place in the delivery order.
+    ///
+    /// There is deliberately no default: declare it with its type, `static let priority: ModulePriority =
+    /// .normal`. (With a default, `static let priority = 10_000` would declare an unrelated `Int` and the
+    /// module would silently run at the default.)
     static var priority: ModulePriority { get }
 
     /// Creates the module. Read launch options and keep the context here; deliver no work yet.
@@ -32,8 +34,6 @@ public protocol LifecycleModule: Sendable {
 }
 
 extension LifecycleModule {
-    public static var priority: ModulePriority { .normal }
-
     /// The module's name in plans, delivery records and error messages: its module-qualified type name.
     public static var moduleName: String { String(reflecting: Self.self) }
 }

@@ -10,8 +10,7 @@ extension DelegateProxy {
                 code: .emptyManifest,
                 modules: [],
                 description: "Manifest `\(manifest.name)` lists no module, so no module would receive any event. "
-                    + "Add module types to the manifest; if it is generated, check that the target declaring the "
-                    + "modules applies the discovery plugin."
+                    + "Add the module types to the manifest."
             )
         }
 

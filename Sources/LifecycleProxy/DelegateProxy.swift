@@ -143,28 +143,37 @@ public final class DelegateProxy: Sendable {
 
     /// Delivers a built-in event that carries no argument to every implementer, in order.
     ///
+    /// Not API: the host delivers events. Exposed as SPI for benchmarks and the package's tests.
+    ///
     /// For `LifecycleEvent.openURL` use ``open(_:observer:)``, which carries the URL; here
     /// it delivers nothing and returns the event's default.
     ///
     /// - Parameters:
     ///   - event: The event to deliver.
     ///   - observer: Told about each hook call as it completes, with its duration. `nil` skips timing.
-    public func deliver(_ event: LifecycleEvent, observer: DeliveryObserver? = nil) async -> EventOutcome<Bool> {
+    @_spi(Dispatch) public func deliver(
+        _ event: LifecycleEvent,
+        observer: DeliveryObserver? = nil
+    ) async -> EventOutcome<Bool> {
         await deliver(event, scope: .all, observer: observer)
     }
 
-    /// Delivers `LifecycleEvent.openURL` for `url` to every implementer.
+    /// Delivers `LifecycleEvent.openURL` for `url` to every implementer. SPI, like ``deliver(_:observer:)``.
     ///
     /// - Returns: An outcome whose result is `true` if any participant handled the URL.
-    public func open(_ url: URL, observer: DeliveryObserver? = nil) async -> EventOutcome<Bool> {
+    @_spi(Dispatch) public func open(_ url: URL, observer: DeliveryObserver? = nil) async -> EventOutcome<Bool> {
         let context = self.context
         return await openURL.fanOut(.openURL, scope: .all, observer: observer) {
             try await $0.open(url, context: context)
         }
     }
 
-    /// Delivers the custom event `event` to every participant that handles it.
-    public func deliver<E: CustomEvent>(_ event: E, observer: DeliveryObserver? = nil) async -> EventOutcome<E.Result> {
+    /// Delivers the custom event `event` to every participant that handles it. SPI, like
+    /// ``deliver(_:observer:)``.
+    @_spi(Dispatch) public func deliver<E: CustomEvent>(
+        _ event: E,
+        observer: DeliveryObserver? = nil
+    ) async -> EventOutcome<E.Result> {
         let lifecycleEvent = LifecycleEvent(custom: E.self)
         guard let erased = customRoutes[ObjectIdentifier(E.self)] else {
             return EventOutcome(event: lifecycleEvent, result: E.Result.unanswered, failures: [], delivered: 0)

@@ -13,6 +13,7 @@ struct ReloadConfiguration: CustomEvent {
 }
 
 struct FeatureFlagsModule: LifecycleModule, CustomEventHandling {
+    static let priority: ModulePriority = .normal
     let flags: FlagStore
 
     init(context: LifecycleContext) {
@@ -48,6 +49,7 @@ final class FlagStore: Sendable {
 
 // README: post from a hook
 struct CacheModule: LifecycleModule, DidReceiveMemoryWarning {
+    static let priority: ModulePriority = .normal
     init(context: LifecycleContext) {}
 
     func didReceiveMemoryWarning(_ context: LifecycleContext) {

@@ -1,5 +1,5 @@
 import LifecycleCore
-import LifecycleProxy
+@_spi(Dispatch) import LifecycleProxy
 import Synchronization
 import Testing
 
@@ -30,6 +30,7 @@ struct AskerA: LifecycleModule, CustomEventHandling {
 }
 
 struct AskerB: LifecycleModule, CustomEventHandling {
+    static let priority: ModulePriority = .normal
     let answer: Bool
     init(context: LifecycleContext) { answer = context.launchOptions[AskAnswers.self]["B"] ?? false }
 
@@ -45,6 +46,7 @@ struct AskerB: LifecycleModule, CustomEventHandling {
 }
 
 struct DoubleRegistration: LifecycleModule, CustomEventHandling {
+    static let priority: ModulePriority = .normal
     init(context: LifecycleContext) {}
     static func registerCustomEventHandlers(_ handlers: inout CustomEventHandlers<Self>) {
         handlers.on(Ping.self) { _, _, _ in }

@@ -1,9 +1,10 @@
 import Foundation
 import LifecycleCore
-import LifecycleProxy
+@_spi(Dispatch) import LifecycleProxy
 import Testing
 
 struct BrokenInit: LifecycleModule {
+    static let priority: ModulePriority = .normal
     struct Failure: Error, CustomStringConvertible {
         var description: String { "no database URL" }
     }
@@ -11,7 +12,24 @@ struct BrokenInit: LifecycleModule {
 }
 
 struct AlsoBrokenInit: LifecycleModule {
+    static let priority: ModulePriority = .normal
     init(context: LifecycleContext) throws { throw BrokenInit.Failure() }
+}
+
+/// Implements only `willTerminate`: it opened something in `init` and must close it.
+struct TerminateOnly: LifecycleModule, WillTerminate {
+    static let priority: ModulePriority = .maximum
+    let script: Script
+    init(context: LifecycleContext) { script = context.launchOptions[ScriptKey.self] }
+    func willTerminate(_ context: LifecycleContext) throws { try script.perform("TerminateOnly", "willTerminate") }
+}
+
+struct FailingAsker: LifecycleModule, CustomEventHandling {
+    static let priority: ModulePriority = .high
+    init(context: LifecycleContext) {}
+    static func registerCustomEventHandlers(_ handlers: inout CustomEventHandlers<Self>) {
+        handlers.on(Ask.self) { _, _, _ in throw FixtureFailure(participant: "FailingAsker", event: "ask") }
+    }
 }
 
 struct HugePriority: LifecycleModule {
@@ -66,7 +84,7 @@ struct FailureTests {
         )
     }
 
-    @Test("Under the abort policy a launch failure stops launch and rolls back the launched, in reverse")
+    @Test("Under the abort policy a failure in didFinishLaunching rolls back everyone else, in reverse")
     func abortPolicyRollsBack() async throws {
         let script = Script(failing: ["NormalA didFinishLaunching"])
         let host = try makeHost(
@@ -81,15 +99,15 @@ struct FailureTests {
         // Everyone completed willFinishLaunching; NormalA failed didFinishLaunching and Low never got it.
         #expect(script.journal.receivers(of: "didFinishLaunching") == ["Delegate", "High", "NormalA"])
         #expect(script.journal.receivers(of: "didBecomeActive").isEmpty)
-        // Rollback: everyone whose launch hooks completed, in reverse order. NormalA's failed
-        // didFinishLaunching does not undo its completed willFinishLaunching, so it is rolled back too.
-        #expect(script.journal.receivers(of: "willTerminate") == ["Low", "NormalA", "High", "Delegate"])
-        #expect(error?.rolledBack.map { shortName($0.name) } == ["Low", "NormalA", "High", "Delegate"])
+        // Launch had reached everyone (all passed willFinishLaunching), so all but the failing participant
+        // are rolled back, in reverse order. NormalA threw: it cleans up after itself.
+        #expect(script.journal.receivers(of: "willTerminate") == ["Low", "High", "Delegate"])
+        #expect(error?.rolledBack.map { shortName($0.name) } == ["Low", "High", "Delegate"])
         #expect(host.state == .terminated)
         #expect(error?.description.contains("launchFailurePolicy = .continue") == true)
     }
 
-    @Test("Under the abort policy a failure in the first launch event rolls back only those before it")
+    @Test("Under the abort policy a failure in willFinishLaunching rolls back only those launch had reached")
     func abortInFirstLaunchEvent() async throws {
         let script = Script(failing: ["NormalA willFinishLaunching"])
         let host = try makeHost(
@@ -97,10 +115,66 @@ struct FailureTests {
             script: script,
             configuration: .init(launchFailurePolicy: .abort)
         )
-        await #expect(throws: LifecycleError.self) { try await host.launch() }
+        let error = await #expect(throws: LifecycleError.self) { try await host.launch() }
+        #expect(error?.code == .launchAborted)
         #expect(script.journal.receivers(of: "willFinishLaunching") == ["High", "NormalA"])
         #expect(script.journal.receivers(of: "willTerminate") == ["High"])
+        #expect(error?.rolledBack.map { shortName($0.name) } == ["High"])
         #expect(host.state == .terminated)
+    }
+
+    @Test("Rollback reaches a module that implements no launch hook but was passed by launch")
+    func rollbackIncludesModulesWithoutLaunchHooks() async throws {
+        let script = Script(failing: ["NormalA willFinishLaunching"])
+        let host = try makeHost(
+            [TerminateOnly.self, NormalA.self, Low.self],
+            script: script,
+            configuration: .init(launchFailurePolicy: .abort)
+        )
+        let error = await #expect(throws: LifecycleError.self) { try await host.launch() }
+        #expect(error?.rolledBack.map { shortName($0.name) } == ["TerminateOnly"])
+        #expect(script.journal.receivers(of: "willTerminate") == ["TerminateOnly"])
+    }
+
+    @Test("A rollback hook that throws is reported with the launch failure")
+    func rollbackFailureIsAggregated() async throws {
+        let script = Script(failing: ["Low didFinishLaunching", "High willTerminate"])
+        let host = try makeHost(
+            [High.self, Low.self],
+            script: script,
+            configuration: .init(launchFailurePolicy: .abort)
+        )
+        let error = await #expect(throws: LifecycleError.self) { try await host.launch() }
+        #expect(
+            error?.failures.map { "\(shortName($0.participant.name)) \($0.event)" } == [
+                "Low didFinishLaunching", "High willTerminate",
+            ]
+        )
+    }
+
+    @Test("Under the default policy a launch failure keeps the launch results in the error")
+    func launchResultSurvivesFailure() async throws {
+        let script = Script(answers: ["High didFinishLaunching": true], failing: ["Low willFinishLaunching"])
+        let host = try makeHost([High.self, Low.self], script: script)
+        let error = await #expect(throws: LifecycleError.self) { try await host.launch() }
+        #expect(error?.launchResult == LaunchResult(willFinishLaunching: false, didFinishLaunching: true))
+    }
+
+    @Test("A custom-event handler that throws is reported like any hook, and the others still answer")
+    func customHandlerFailure() async throws {
+        var options = LaunchOptions()
+        options[ScriptKey.self] = Script()
+        options[AskAnswers.self] = ["B": true]
+        let host = try ApplicationHost(
+            manifest: ModuleManifest([FailingAsker.self, AskerB.self]),
+            launchOptions: options
+        )
+        try await host.launch()
+        let error = await #expect(throws: LifecycleError.self) { try await host.send(Ask()) }
+        #expect(error?.code == .hookFailed)
+        #expect(error?.failures.first?.participant.name == FailingAsker.moduleName)
+        #expect(error?.failures.first?.event == LifecycleEvent(custom: Ask.self))
+        #expect(error?.result == true)
     }
 
     @Test("Under the default policy a launch failure is reported and the host still becomes active")

@@ -1,6 +1,6 @@
 import Foundation
 import LifecycleCore
-import LifecycleProxy
+@_spi(Dispatch) import LifecycleProxy
 import Synchronization
 
 /// An ordered log of deliveries, written by the fixture participants as "event Name".
@@ -98,10 +98,12 @@ struct High: RecordingModule {
 }
 
 struct NormalA: RecordingModule {
+    static let priority: ModulePriority = .normal
     let script: Script
 }
 
 struct NormalB: RecordingModule {
+    static let priority: ModulePriority = .normal
     let script: Script
 }
 
@@ -117,11 +119,13 @@ struct Between: RecordingModule {
 
 /// A module that implements no event at all.
 struct Silent: LifecycleModule {
+    static let priority: ModulePriority = .normal
     init(context: LifecycleContext) {}
 }
 
 /// A module that implements only `openURL`.
 struct URLOnly: LifecycleModule, OpenURL {
+    static let priority: ModulePriority = .normal
     let script: Script
     init(context: LifecycleContext) { script = context.launchOptions[ScriptKey.self] }
 

@@ -1,5 +1,6 @@
 import LifecycleCore
-import LifecycleProxy
+@_spi(Dispatch) import LifecycleProxy
+import Synchronization
 import Testing
 
 @Suite("Delivery order")
@@ -88,6 +89,30 @@ struct OrderingTests {
                 "willResignActive active", "didEnterBackground background",
                 "willEnterForeground background", "didBecomeActive active",
                 "willTerminate terminating",
+            ]
+        )
+    }
+
+    @Test("onDelivery reports every hook call in delivery order, with results for Bool events and errors")
+    func deliveryObserverSeesEveryCall() async throws {
+        let records = Mutex<[String]>([])
+        let script = Script(answers: ["High willFinishLaunching": true], failing: ["Low didBecomeActive"])
+        let host = try makeHost(
+            [Low.self, High.self],
+            delegate: true,
+            script: script,
+            configuration: .init(onDelivery: { record in
+                let result = record.result.map { " \($0)" } ?? ""
+                let error = record.error == nil ? "" : " threw"
+                records.withLock { $0.append("\(record.event) \(shortName(record.participant.name))\(result)\(error)") }
+            })
+        )
+        await #expect(throws: LifecycleError.self) { try await host.launch() }
+        #expect(
+            records.withLock { $0 } == [
+                "willFinishLaunching Delegate false", "willFinishLaunching High true", "willFinishLaunching Low false",
+                "didFinishLaunching Delegate false", "didFinishLaunching High false", "didFinishLaunching Low false",
+                "didBecomeActive Delegate", "didBecomeActive High", "didBecomeActive Low threw",
             ]
         )
     }

@@ -1,6 +1,6 @@
 import Foundation
 import LifecycleCore
-import LifecycleProxy
+@_spi(Dispatch) import LifecycleProxy
 import Testing
 
 @Suite("Combined results and responds(to:)")

@@ -19,6 +19,7 @@ enum StateLogKey: LaunchOptionKey {
 struct StateReader: LifecycleModule, WillFinishLaunching, DidFinishLaunching, WillEnterForeground, DidBecomeActive,
     WillResignActive, DidEnterBackground, WillTerminate
 {
+    static let priority: ModulePriority = .normal
     let log: StateLog
     init(context: LifecycleContext) { log = context.launchOptions[StateLogKey.self] }
 
