@@ -8,7 +8,10 @@ let package = Package(
     products: [
         .library(name: "LifecycleCore", targets: ["LifecycleCore"]),
         .library(name: "LifecycleProxy", targets: ["LifecycleProxy"]),
+        .library(name: "LifecycleTesting", targets: ["LifecycleTesting"]),
         .executable(name: "lifecycle-demo", targets: ["lifecycle-demo"]),
+        .plugin(name: "ModuleDiscoveryPlugin", targets: ["ModuleDiscoveryPlugin"]),
+        .plugin(name: "WriteModuleManifest", targets: ["WriteModuleManifest"]),
     ],
     targets: [
         .target(name: "LifecycleCore"),
@@ -16,16 +19,53 @@ let package = Package(
             name: "LifecycleProxy",
             dependencies: [.target(name: "LifecycleCore")]
         ),
+
+        // Discovery: a toolchain-only scanner, the generator tool that runs it, and two plugins.
+        .target(name: "ModuleScanner"),
+        .executableTarget(
+            name: "lifecycle-manifest-tool",
+            dependencies: [.target(name: "ModuleScanner")]
+        ),
+        .plugin(
+            name: "ModuleDiscoveryPlugin",
+            capability: .buildTool(),
+            dependencies: [.target(name: "lifecycle-manifest-tool")]
+        ),
+        .plugin(
+            name: "WriteModuleManifest",
+            capability: .command(
+                intent: .custom(
+                    verb: "write-module-manifest",
+                    description: "Writes a target's module manifest into its sources, for review in code review"
+                ),
+                permissions: [.writeToPackageDirectory(reason: "Writes the generated module manifest into the target")]
+            ),
+            dependencies: [.target(name: "lifecycle-manifest-tool")]
+        ),
+
+        // Test support for adopters: the completeness check, backed by the runtime's conformance records.
+        .target(name: "CLifecycleRuntime"),
+        .target(
+            name: "LifecycleTesting",
+            dependencies: [
+                .target(name: "LifecycleCore"),
+                .target(name: "ModuleScanner"),
+                .target(name: "CLifecycleRuntime"),
+            ]
+        ),
+
         .target(
             name: "DemoModules",
             dependencies: [
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
-            ]
+            ],
+            plugins: [.plugin(name: "ModuleDiscoveryPlugin")]
         ),
         .executableTarget(
             name: "lifecycle-demo",
-            dependencies: [.target(name: "DemoModules")]
+            dependencies: [.target(name: "DemoModules")],
+            plugins: [.plugin(name: "ModuleDiscoveryPlugin")]
         ),
         // The README's quick start, compiled and run by DocumentationTests.
         .executableTarget(
@@ -56,6 +96,17 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "ModuleScannerTests",
+            dependencies: [.target(name: "ModuleScanner")]
+        ),
+        .testTarget(
+            name: "LifecycleTestingTests",
+            dependencies: [
+                .target(name: "LifecycleTesting"),
+                .target(name: "LifecycleCore"),
+            ]
+        ),
+        .testTarget(
             name: "DocumentationTests",
             dependencies: [
                 .target(name: "QuickStartExample"),
@@ -72,6 +123,6 @@ let upcomingFeatures: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
-for target in package.targets {
+for target in package.targets where target.type != .plugin && target.name != "CLifecycleRuntime" {
     target.swiftSettings = (target.swiftSettings ?? []) + upcomingFeatures
 }

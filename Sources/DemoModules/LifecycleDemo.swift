@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 public import LifecycleCore
-public import LifecycleProxy
+import LifecycleProxy
 
 /// The program's own application delegate in the demo: it hears launch first and termination last.
 public struct DemoAppDelegate: ApplicationDelegate, DidFinishLaunching, WillTerminate {
@@ -27,46 +27,19 @@ public struct DemoAppDelegate: ApplicationDelegate, DidFinishLaunching, WillTerm
 /// The `lifecycle-demo` program: builds a host from the demo manifest, prints its plan, and drives it
 /// through a whole lifecycle while printing every delivery.
 public enum LifecycleDemo {
-    /// The demo's modules. Listed in an order that differs from priority order on purpose: the proxy
-    /// sorts by priority and keeps this order only between equal priorities (HealthCheck before
-    /// CacheWarmup).
-    public static let manifest = ModuleManifest(
-        name: "DemoModules",
-        [
-            MetricsModule.self,
-            DeepLinkModule.self,
-            HealthCheckModule.self,
-            CacheWarmupModule.self,
-            DatabasePoolModule.self,
-            LoggingModule.self,
-            ConfigurationModule.self,
-        ]
-    )
-
     /// Runs the demo, writing to `console`.
     ///
+    /// - Parameter manifest: The modules to run. `lifecycle-demo` passes its generated
+    ///   `ModuleManifest.discovered`; tests pass `ModuleManifest.DemoModules`, generated for this target.
+    ///   Both list the modules in source order; priority decides the delivery order, and source order
+    ///   breaks the tie between HealthCheck and CacheWarmup.
     /// - Returns: The process exit code: 0 when every step behaved as documented, 1 otherwise.
-    public static func run(console: DemoConsole, launchOptions: LaunchOptions = .current) async -> Int32 {
-        let services = DemoServices(console: console)
-        var options = launchOptions
-        options[DemoServicesKey.self] = services
-
-        let configuration = ApplicationHost.Configuration(onDelivery: { record in
-            console.write("  ✓ " + describe(record))
-        })
-        let host: ApplicationHost
-        do {
-            host = try ApplicationHost(
-                manifest: manifest,
-                delegate: DemoAppDelegate(console: console),
-                launchOptions: options,
-                configuration: configuration
-            )
-        } catch {
-            console.write("error: \(error)")
-            return 1
-        }
-
+    public static func run(
+        console: DemoConsole,
+        manifest: ModuleManifest = .DemoModules,
+        launchOptions: LaunchOptions = .current
+    ) async -> Int32 {
+        guard let host = makeHost(console: console, manifest: manifest, launchOptions: launchOptions) else { return 1 }
         printPlan(of: host, to: console)
 
         do {
@@ -119,6 +92,44 @@ public enum LifecycleDemo {
             return 1
         }
         return 0
+    }
+
+    /// Prints the discovered modules and the resolved delivery order of every event, delivering nothing:
+    /// `lifecycle-demo plan`.
+    public static func plan(console: DemoConsole, manifest: ModuleManifest = .DemoModules) -> Int32 {
+        guard let host = makeHost(console: console, manifest: manifest, launchOptions: .current) else { return 1 }
+        console.write(
+            "Discovered \(manifest.entries.count) modules in \(manifest.sourceModules.joined(separator: ", ")):"
+        )
+        for entry in manifest.entries {
+            console.write("  \(entry.moduleName)  priority \(entry.priority)")
+        }
+        console.write("")
+        printPlan(of: host, to: console)
+        return 0
+    }
+
+    static func makeHost(
+        console: DemoConsole,
+        manifest: ModuleManifest,
+        launchOptions: LaunchOptions
+    ) -> ApplicationHost? {
+        var options = launchOptions
+        options[DemoServicesKey.self] = DemoServices(console: console)
+        let configuration = ApplicationHost.Configuration(onDelivery: { record in
+            console.write("  ✓ " + describe(record))
+        })
+        do {
+            return try ApplicationHost(
+                manifest: manifest,
+                delegate: DemoAppDelegate(console: console),
+                launchOptions: options,
+                configuration: configuration
+            )
+        } catch {
+            console.write("error: \(error)")
+            return nil
+        }
     }
 
     static func printPlan(of host: ApplicationHost, to console: DemoConsole) {

@@ -21,6 +21,10 @@
 ///
 /// The proxy creates each module once, in delivery order, before any event is delivered. An initializer
 /// that throws is reported as a manifest error naming the module.
+///
+/// `@_alwaysEmitConformanceMetadata` keeps every conformance record in optimized builds, even for a type
+/// nothing references, so the completeness check in `LifecycleTesting` can find it at run time.
+@_alwaysEmitConformanceMetadata
 public protocol LifecycleModule: Sendable {
     /// The module's place in the delivery order.
     ///

@@ -1,4 +1,5 @@
 import DemoModules
+import LifecycleCore
 
 #if canImport(Glibc)
 import Glibc
@@ -8,5 +9,15 @@ import Musl
 import Darwin
 #endif
 
-let status = await LifecycleDemo.run(console: DemoConsole(echo: true))
-exit(status)
+// `ModuleManifest.discovered` is generated at build time by ModuleDiscoveryPlugin: every module this
+// program links. No module list is written by hand.
+let console = DemoConsole(echo: true)
+switch CommandLine.arguments.dropFirst().first {
+case nil:
+    exit(await LifecycleDemo.run(console: console, manifest: .discovered))
+case "plan":
+    exit(LifecycleDemo.plan(console: console, manifest: .discovered))
+case let other?:
+    print("usage: lifecycle-demo [plan]   (unknown argument: \(other))")
+    exit(64)
+}

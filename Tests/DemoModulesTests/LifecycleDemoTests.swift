@@ -76,10 +76,37 @@ struct LifecycleDemoTests {
         #expect(work.contains("    Metrics: activations=2, backgrounds=1, memory warnings=1, purged entries=128"))
     }
 
+    @Test("The generated manifest lists the seven demo modules in source order")
+    func generatedManifest() {
+        #expect(
+            ModuleManifest.DemoModules.entries.map(\.moduleName) == [
+                "DemoModules.ConfigurationModule", "DemoModules.LoggingModule", "DemoModules.DatabasePoolModule",
+                "DemoModules.HealthCheckModule", "DemoModules.CacheWarmupModule", "DemoModules.DeepLinkModule",
+                "DemoModules.MetricsModule",
+            ]
+        )
+        #expect(ModuleManifest.DemoModules.sourceModules == ["DemoModules"])
+    }
+
+    @Test("plan prints every discovered module and the order of every event, and delivers nothing")
+    func planListsModulesAndOrder() {
+        let console = DemoConsole(echo: false)
+        #expect(LifecycleDemo.plan(console: console) == 0)
+        let transcript = console.transcript
+        #expect(transcript.first == "Discovered 7 modules in DemoModules:")
+        #expect(transcript.contains("  DemoModules.ConfigurationModule  priority 11000"))
+        #expect(
+            transcript.contains {
+                $0.hasPrefix("  willTerminate            ← MetricsModule [1000], DatabasePoolModule [5500]")
+            }
+        )
+        #expect(!transcript.contains { $0.hasPrefix("  ✓ ") })
+    }
+
     @Test("A demo module created without its services fails with an error that names it")
     func missingServices() {
         let error = #expect(throws: ManifestError.self) {
-            try DelegateProxy(manifest: LifecycleDemo.manifest)
+            try DelegateProxy(manifest: .DemoModules)
         }
         #expect(error?.code == .moduleInitializationFailed)
         #expect(error?.modules.count == 7)

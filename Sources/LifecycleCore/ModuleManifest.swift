@@ -1,17 +1,13 @@
-public import LifecycleCore
-
 /// A static list of module types: what a host instantiates and delivers events to.
 ///
-/// The order of the list is the tie-break between modules of equal priority. A later version of this
-/// package generates manifests at build time; until then a program lists its modules by hand:
+/// The order of the list is the tie-break between modules of equal priority.
 ///
-/// ```swift
-/// extension ModuleManifest {
-///     static let app = ModuleManifest(name: "App", [ConfigurationModule.self, DatabaseModule.self])
-/// }
-/// ```
+/// Nobody needs to write one by hand: `ModuleDiscoveryPlugin` generates `ModuleManifest.<Module>` for each
+/// library target that applies it, and `ModuleManifest.discovered` — every linked module — for an
+/// executable or test target (see `Docs/Discovery.md`). A hand-written manifest works the same way, for
+/// tests that want a chosen set: `ModuleManifest([ConfigurationModule.self, DatabaseModule.self])`.
 ///
-/// Manifests combine: a program's manifest can be the concatenation of its libraries' manifests.
+/// Manifests combine: a program's manifest is the concatenation of its libraries' manifests.
 public struct ModuleManifest: Sendable {
     /// One module type and the manifest that listed it.
     public struct Entry: Sendable {
@@ -30,10 +26,15 @@ public struct ModuleManifest: Sendable {
     public let name: String
     /// The entries, in manifest order.
     public let entries: [Entry]
+    /// The Swift modules whose sources a generated manifest was built from. The completeness check in
+    /// `LifecycleTesting` compares the manifest with the module types these modules really contain.
+    /// Empty for a manifest written by hand.
+    public let sourceModules: [String]
 
     /// Creates a manifest that lists `modules` in this order.
-    public init(name: String = "manifest", _ modules: [any LifecycleModule.Type]) {
+    public init(name: String = "manifest", sourceModules: [String] = [], _ modules: [any LifecycleModule.Type]) {
         self.name = name
+        self.sourceModules = sourceModules
         self.entries = modules.map { Entry(type: $0, source: name) }
     }
 
@@ -41,6 +42,8 @@ public struct ModuleManifest: Sendable {
     public init(name: String = "manifest", combining manifests: [ModuleManifest]) {
         self.name = name
         self.entries = manifests.flatMap(\.entries)
+        var seen: Set<String> = []
+        self.sourceModules = manifests.flatMap(\.sourceModules).filter { seen.insert($0).inserted }
     }
 
     /// The module types, in manifest order.

@@ -1,0 +1,88 @@
+import Foundation
+import PackagePlugin
+
+/// Writes `ModuleManifest+<Module>.swift` into each named target's directory, for teams that want the
+/// manifest in code review:
+///
+///     swift package --allow-writing-to-package-directory write-module-manifest --target MyFeature
+///
+/// The file records how it was made; `LifecycleTesting.checkModuleManifestIsFresh(at:)` regenerates it in
+/// a test and fails with this command when it is stale. `ModuleDiscoveryPlugin` skips a target that has
+/// a checked-in manifest.
+@main
+struct WriteModuleManifest: CommandPlugin {
+    func performCommand(context: PluginContext, arguments: [String]) async throws {
+        var extractor = ArgumentExtractor(arguments)
+        let names = extractor.extractOption(named: "target")
+        guard !names.isEmpty else {
+            Diagnostics.error("Name the targets to write: write-module-manifest --target <name> [--target <name> …]")
+            return
+        }
+        let root = context.package.directoryURL
+        let tool = try context.tool(named: "lifecycle-manifest-tool").url
+        for target in try context.package.targets(named: names) {
+            guard let target = target as? SwiftSourceModuleTarget else {
+                Diagnostics.error("\(target.name) is not a Swift target")
+                continue
+            }
+            let module = target.moduleName
+            let dependencies = target.recursiveTargetDependencies
+                .compactMap { $0 as? SwiftSourceModuleTarget }
+                .filter { $0.kind == .generic }
+            let spec = ManifestSpec(
+                module: module,
+                mode: target.kind == .generic ? "library" : "aggregate",
+                sources: [relativePath(of: target.directoryURL, from: root)],
+                dependencies: dependencies.map {
+                    .init(module: $0.moduleName, sources: [relativePath(of: $0.directoryURL, from: root)])
+                },
+                checkedInTarget: target.name
+            )
+            let specURL = context.pluginWorkDirectoryURL.appendingPathComponent("\(module).checked-in-spec.json")
+            try spec.encoded().write(to: specURL)
+            let output = target.directoryURL.appendingPathComponent("ModuleManifest+\(module).swift")
+
+            let process = Process()
+            process.executableURL = tool
+            process.arguments = ["--spec", specURL.path, "--output", output.path, "--root", root.path]
+            try process.run()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else {
+                Diagnostics.error("lifecycle-manifest-tool failed for \(target.name)")
+                continue
+            }
+            print("Wrote \(relativePath(of: output, from: root))")
+        }
+    }
+}
+
+/// `path` relative to `root`, with `..` where it lies outside, so the file stays valid in any clone.
+func relativePath(of url: URL, from root: URL) -> String {
+    let target = url.standardizedFileURL.pathComponents
+    let base = root.standardizedFileURL.pathComponents
+    var common = 0
+    while common < min(target.count, base.count), target[common] == base[common] { common += 1 }
+    let up = Array(repeating: "..", count: base.count - common)
+    let parts = up + target[common...]
+    return parts.isEmpty ? "." : parts.joined(separator: "/")
+}
+
+/// The tool's input. Mirrors `ModuleScanner.ManifestSpec` (a plugin cannot depend on a library target).
+struct ManifestSpec: Codable {
+    struct DependencySpec: Codable {
+        var module: String
+        var sources: [String]
+    }
+
+    var module: String
+    var mode: String
+    var sources: [String]
+    var dependencies: [DependencySpec]
+    var checkedInTarget: String?
+
+    func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+}

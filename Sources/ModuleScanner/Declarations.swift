@@ -1,0 +1,341 @@
+/// A declaration the scanner cares about: a nominal type, a protocol, an extension or a typealias.
+struct Declaration: Equatable {
+    enum Kind: Equatable {
+        case structure
+        case `class`
+        case enumeration
+        case actor
+        case `protocol`
+        case `extension`
+        case `typealias`
+
+        var isNominal: Bool {
+            switch self {
+            case .structure, .class, .enumeration, .actor: return true
+            case .protocol, .extension, .typealias: return false
+            }
+        }
+    }
+
+    var kind: Kind
+    /// The declared name; for an extension, the extended type as written (`Outer.Inner`).
+    var name: String
+    /// The names of the enclosing types and extensions, outermost first.
+    var scope: [String]
+    /// The last path component of each inherited type (`LifecycleCore.LifecycleModule` → `LifecycleModule`),
+    /// or, for a typealias, of each type in its right-hand side (`A & B` → `A`, `B`).
+    var inherits: [String]
+    /// Whether the declaration has its own generic parameter clause.
+    var isGeneric: Bool
+    /// Whether an enclosing declaration has a generic parameter clause.
+    var isInGenericScope: Bool
+    /// Whether the declaration, or an enclosing one, is `private` or `fileprivate`.
+    var isPrivate: Bool
+    /// Whether the declaration sits inside a function, closure, accessor or other code body.
+    var isLocal: Bool
+    /// The `#if` conditions that must all hold for the declaration to exist.
+    var conditions: [String]
+    var file: String
+    var line: Int
+
+    /// The name qualified by its enclosing types: `Outer.Inner`.
+    var qualifiedName: String { (scope + [name]).joined(separator: ".") }
+}
+
+/// Finds declarations in a token stream while tracking scopes (type bodies vs. code bodies) and the
+/// `#if` conditions in force.
+struct DeclarationParser {
+    private enum Scope {
+        case type(name: String, isGeneric: Bool, isPrivate: Bool, isLocal: Bool)
+        case code(isLocal: Bool)
+
+        var isLocal: Bool {
+            switch self {
+            case .type(_, _, _, let isLocal): return isLocal
+            case .code(let isLocal): return isLocal
+            }
+        }
+    }
+
+    /// One `#if` block: the conditions of the branches already passed, and the current branch's (empty for
+    /// `#else`).
+    private struct ConditionFrame {
+        var passed: [String] = []
+        var current: String
+
+        var expression: String {
+            let negated = passed.map { "!\(parenthesized($0))" }
+            let parts = current.isEmpty ? negated : negated + [current]
+            return parts.map(parenthesizedIfCompound).joined(separator: " && ")
+        }
+    }
+
+    private static let accessModifiers: Set<String> = [
+        "private", "fileprivate", "internal", "package", "public", "open",
+    ]
+    private static let declarationKeywords: [String: Declaration.Kind] = [
+        "struct": .structure, "class": .class, "enum": .enumeration, "actor": .actor,
+        "protocol": .protocol, "extension": .extension, "typealias": .typealias,
+    ]
+    /// Words after `class` that make it a member modifier (`class func`) rather than a type declaration.
+    private static let memberIntroducers: Set<String> = [
+        "func", "var", "let", "subscript", "init", "deinit", "static", "final", "override", "convenience",
+        "required", "private", "fileprivate", "internal", "public", "open", "package", "nonisolated", "mutating",
+    ]
+
+    private let tokens: [Token]
+    private let file: String
+    private var index = 0
+    private var scopes: [Scope] = []
+    private var frames: [ConditionFrame] = []
+    private var modifiers: [String] = []
+    private(set) var declarations: [Declaration] = []
+
+    private init(tokens: [Token], file: String) {
+        self.tokens = tokens
+        self.file = file
+    }
+
+    static func parse(_ text: String, file: String) -> [Declaration] {
+        var parser = DeclarationParser(tokens: Lexer.tokenize(text), file: file)
+        parser.run()
+        return parser.declarations
+    }
+
+    private func token(_ offset: Int = 0) -> Token? {
+        let position = index + offset
+        return position < tokens.count ? tokens[position] : nil
+    }
+
+    private mutating func run() {
+        while let current = token() {
+            switch current.kind {
+            case .directive(let directive, let condition):
+                apply(directive, condition)
+                index += 1
+            case .punct("{"):
+                scopes.append(.code(isLocal: true))
+                modifiers = []
+                index += 1
+            case .punct("}"):
+                if !scopes.isEmpty { scopes.removeLast() }
+                modifiers = []
+                index += 1
+            case .punct("@"):
+                skipAttribute()
+            case .word(let word):
+                if let kind = Self.declarationKeywords[word], startsDeclaration(kind) {
+                    parseDeclaration(kind)
+                    modifiers = []
+                } else if Self.accessModifiers.contains(word), token(1)?.isPunct("(") == true {
+                    index += 1
+                    skipBalanced(open: "(", close: ")")  // private(set): not the declaration's access
+                } else {
+                    modifiers.append(word)
+                    index += 1
+                }
+            default:
+                modifiers = []
+                index += 1
+            }
+        }
+    }
+
+    private mutating func apply(_ directive: Token.Directive, _ condition: String) {
+        switch directive {
+        case .if:
+            frames.append(ConditionFrame(current: condition))
+        case .elseif:
+            guard var frame = frames.popLast() else { return }
+            frame.passed.append(frame.current)
+            frame.current = condition
+            frames.append(frame)
+        case .else:
+            guard var frame = frames.popLast() else { return }
+            frame.passed.append(frame.current)
+            frame.current = ""
+            frames.append(frame)
+        case .endif:
+            _ = frames.popLast()
+        }
+    }
+
+    /// Whether the keyword at the cursor begins a declaration (as opposed to `class func`, `.enum`, or a
+    /// variable named `actor`).
+    private func startsDeclaration(_ kind: Declaration.Kind) -> Bool {
+        if let previous = index > 0 ? tokens[index - 1] : nil, previous.isPunct(".") { return false }
+        guard let next = token(1), let name = next.word else { return false }
+        if kind == .class, Self.memberIntroducers.contains(name) { return false }
+        if kind == .extension || kind == .typealias { return true }
+        guard let after = token(2) else { return false }
+        return after.isPunct("{") || after.isPunct(":") || after.isPunct("<") || after.word == "where"
+    }
+
+    private mutating func parseDeclaration(_ kind: Declaration.Kind) {
+        let line = token()!.line
+        index += 1  // keyword
+        let isLocal = scopes.last?.isLocal ?? false
+        var name = token()?.word ?? ""
+        index += 1
+        if kind == .extension {
+            // A dotted path, possibly with generic arguments: `Outer.Inner`, `Array<Int>`.
+            while true {
+                if token()?.isPunct("<") == true { skipBalanced(open: "<", close: ">") }
+                guard token()?.isPunct(".") == true, let next = token(1)?.word else { break }
+                name += "." + next
+                index += 2
+            }
+        }
+        var isGeneric = false
+        if token()?.isPunct("<") == true {
+            isGeneric = kind != .extension
+            skipBalanced(open: "<", close: ">")
+        }
+        var inherits: [String] = []
+        if kind == .typealias {
+            if token()?.isPunct("=") == true {
+                index += 1
+                inherits = parseTypeList(terminators: [], line: line)
+            }
+        } else if token()?.isPunct(":") == true {
+            index += 1
+            inherits = parseTypeList(terminators: ["{"], line: nil)
+        }
+        if token()?.word == "where" {
+            while let current = token(), !current.isPunct("{") { index += 1 }
+        }
+
+        let enclosing = enclosingTypeScope()
+        let ownPrivate = modifiers.contains("private") || modifiers.contains("fileprivate")
+        let explicitAccess = modifiers.contains { Self.accessModifiers.contains($0) }
+        let isPrivate = ownPrivate || (enclosing.isPrivate && !explicitAccess) || enclosing.hasPrivateAncestor
+        declarations.append(
+            Declaration(
+                kind: kind,
+                name: name,
+                scope: enclosing.names,
+                inherits: inherits,
+                isGeneric: isGeneric,
+                isInGenericScope: enclosing.isGeneric,
+                isPrivate: isPrivate,
+                isLocal: isLocal,
+                conditions: frames.map(\.expression),
+                file: file,
+                line: line
+            )
+        )
+
+        if token()?.isPunct("{") == true {
+            index += 1
+            switch kind {
+            case .protocol, .typealias:
+                scopes.append(.code(isLocal: isLocal))
+            default:
+                scopes.append(.type(name: name, isGeneric: isGeneric, isPrivate: ownPrivate, isLocal: isLocal))
+            }
+        }
+    }
+
+    /// The chain of enclosing type scopes, up to the nearest code scope.
+    private func enclosingTypeScope() -> (names: [String], isGeneric: Bool, isPrivate: Bool, hasPrivateAncestor: Bool) {
+        var names: [String] = []
+        var isGeneric = false
+        var privates: [Bool] = []
+        for scope in scopes.reversed() {
+            guard case .type(let name, let generic, let isPrivate, _) = scope else { break }
+            names.insert(name, at: 0)
+            isGeneric = isGeneric || generic
+            privates.insert(isPrivate, at: 0)
+        }
+        let direct = privates.last ?? false
+        let ancestor = privates.dropLast().contains(true)
+        return (names, isGeneric, direct, ancestor)
+    }
+
+    /// Parses `A, B.C, @unchecked D & E, ~Copyable` up to a terminator at depth 0, returning the last
+    /// path component of each type. For a typealias (`line` set), also stops at the end of the line.
+    private mutating func parseTypeList(terminators: Set<Character>, line: Int?) -> [String] {
+        var names: [String] = []
+        var path: [String] = []
+        var previousLine = line ?? 0
+        func finish() {
+            if let last = path.last { names.append(last) }
+            path = []
+        }
+        while let current = token() {
+            if case .directive = current.kind { break }
+            if let line, current.line != previousLine, !current.isPunct("&"),
+                tokens[index - 1].isPunct("&") == false
+            {
+                _ = line
+                break
+            }
+            previousLine = current.line
+            switch current.kind {
+            case .punct(let character) where terminators.contains(character):
+                finish()
+                return names
+            case .punct("{"), .punct("}"), .punct(";"):
+                finish()
+                return names
+            case .word("where"):
+                finish()
+                return names
+            case .punct(","), .punct("&"):
+                finish()
+                index += 1
+            case .punct("<"):
+                skipBalanced(open: "<", close: ">")
+            case .punct("("):
+                skipBalanced(open: "(", close: ")")
+            case .punct("@"):
+                skipAttribute()
+            case .punct("~"):
+                index += 2  // ~Copyable: a suppression, not a conformance
+            case .word("any"), .word("some"):
+                index += 1
+            case .word(let word):
+                path.append(word)
+                index += 1
+            default:
+                index += 1
+            }
+        }
+        finish()
+        return names
+    }
+
+    private mutating func skipAttribute() {
+        index += 1  // @
+        if token()?.word != nil { index += 1 }
+        if token()?.isPunct("(") == true { skipBalanced(open: "(", close: ")") }
+    }
+
+    /// Skips from an opening character at the cursor past its matching closing character.
+    private mutating func skipBalanced(open: Character, close: Character) {
+        var depth = 0
+        while let current = token() {
+            index += 1
+            if current.isPunct(open) { depth += 1 }
+            if current.isPunct(close) {
+                depth -= 1
+                if depth <= 0 { return }
+            }
+            // `->` inside generic arguments (function types) must not close a `<`.
+            if open == "<", current.isPunct("{") || current.isPunct("}") {
+                index -= 1
+                return
+            }
+        }
+    }
+}
+
+private func parenthesized(_ condition: String) -> String { "(\(condition))" }
+
+/// Wraps a condition in parentheses unless it is a single name or call (`DEBUG`, `os(Linux)`).
+private func parenthesizedIfCompound(_ condition: String) -> String {
+    let isSimple = condition.allSatisfy {
+        $0.isLetter || $0.isNumber || $0 == "_" || $0 == "(" || $0 == ")" || $0 == "." || $0 == "!"
+    }
+    return isSimple ? condition : "(\(condition))"
+}

@@ -1,0 +1,120 @@
+public import Foundation
+
+/// Everything needed to generate one manifest: what the plugins hand the tool, and what a checked-in
+/// manifest records in its header so the staleness check can regenerate it.
+///
+/// Source entries are files or directories (every `.swift` file below, recursively), absolute or relative
+/// to a root directory.
+public struct ManifestSpec: Codable, Sendable, Hashable {
+    public struct DependencySpec: Codable, Sendable, Hashable {
+        public var module: String
+        public var sources: [String]
+
+        public init(module: String, sources: [String]) {
+            self.module = module
+            self.sources = sources
+        }
+    }
+
+    public var module: String
+    public var mode: String
+    public var sources: [String]
+    public var dependencies: [DependencySpec]
+    /// For a checked-in manifest: the target name the regenerate command names.
+    public var checkedInTarget: String?
+
+    public init(
+        module: String,
+        mode: ManifestGenerator.Mode,
+        sources: [String],
+        dependencies: [DependencySpec],
+        checkedInTarget: String? = nil
+    ) {
+        self.module = module
+        self.mode = mode.rawValue
+        self.sources = sources
+        self.dependencies = dependencies
+        self.checkedInTarget = checkedInTarget
+    }
+
+    /// The marker that introduces the spec in a checked-in manifest's header.
+    public static let headerMarker = "lifecycle-manifest-spec: "
+
+    /// The command that regenerates a checked-in manifest for `target`.
+    public static func regenerateCommand(target: String) -> String {
+        "swift package --allow-writing-to-package-directory write-module-manifest --target \(target)"
+    }
+
+    /// The spec as one line of JSON with sorted keys, so equal specs print equally.
+    public func encodedLine() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+
+    /// Reads the spec back from a checked-in manifest's text.
+    public static func fromCheckedInManifest(_ text: String) -> ManifestSpec? {
+        for line in text.split(separator: "\n") {
+            guard let range = line.range(of: headerMarker) else { continue }
+            return try? JSONDecoder().decode(ManifestSpec.self, from: Data(line[range.upperBound...].utf8))
+        }
+        return nil
+    }
+
+    /// Collects the sources below `root`, scans them and renders the manifest. `excluding` lists files to
+    /// leave out (the manifest being written, for a checked-in one).
+    public func generate(root: URL, excluding: Set<String> = []) throws -> ManifestGenerator.Output {
+        var files: [String: String] = [:]
+        func expand(_ entries: [String]) throws -> [String] {
+            var paths: [String] = []
+            for entry in entries {
+                let url = entry.hasPrefix("/") ? URL(fileURLWithPath: entry) : root.appendingPathComponent(entry)
+                for path in try swiftFiles(at: url) where !excluding.contains(path) {
+                    if files[path] == nil { files[path] = try String(contentsOfFile: path, encoding: .utf8) }
+                    paths.append(path)
+                }
+            }
+            return paths
+        }
+        let own = try expand(sources)
+        let dependencies = try self.dependencies.map {
+            ManifestGenerator.Dependency(module: $0.module, paths: try expand($0.sources))
+        }
+        var header: [String] = []
+        if let checkedInTarget {
+            header.append("Checked in. Regenerate with: \(Self.regenerateCommand(target: checkedInTarget))")
+            header.append(Self.headerMarker + (try encodedLine()))
+        }
+        let generator = ManifestGenerator(
+            module: module,
+            mode: ManifestGenerator.Mode(rawValue: mode) ?? .library,
+            paths: own,
+            dependencies: dependencies,
+            headerNote: header
+        )
+        let parsed = ParsedSources(files.map { SourceFile(path: $0.key, text: $0.value) })
+        return generator.generate(parsed)
+    }
+
+    private func swiftFiles(at url: URL) throws -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw SpecError(message: "no such file or directory: \(url.path)")
+        }
+        guard isDirectory.boolValue else { return [url.standardizedFileURL.path] }
+        let enumerator = FileManager.default.enumerator(atPath: url.path)
+        var paths: [String] = []
+        while let relative = enumerator?.nextObject() as? String {
+            if relative.hasSuffix(".swift") {
+                paths.append(url.appendingPathComponent(relative).standardizedFileURL.path)
+            }
+        }
+        return paths.sorted()
+    }
+}
+
+/// A spec that cannot be read or whose sources are missing.
+public struct SpecError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}

@@ -1,0 +1,190 @@
+/// A Swift source file to scan.
+public struct SourceFile: Sendable, Hashable {
+    /// The path used in diagnostics and to order the manifest.
+    public var path: String
+    /// The file's contents.
+    public var text: String
+
+    public init(path: String, text: String) {
+        self.path = path
+        self.text = text
+    }
+}
+
+/// A module type the scanner found and can name from generated code.
+public struct DiscoveredModule: Sendable, Hashable, CustomStringConvertible {
+    /// The type's name, qualified by its enclosing types (`Outer.Inner`).
+    public var name: String
+    /// The `#if` conditions that must all hold for the conformance to exist; empty when unconditional.
+    public var conditions: [String]
+    /// Where the type (or the extension that adds the conformance) is declared.
+    public var file: String
+    public var line: Int
+
+    public var description: String {
+        conditions.isEmpty ? name : "\(name) [#if \(conditions.joined(separator: " && "))]"
+    }
+}
+
+/// A conformer the scanner found but cannot register, with the reason.
+public struct ScanDiagnostic: Sendable, Hashable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var message: String
+
+    /// `file:line: warning: message`, the form compilers and SwiftPM show as a build warning.
+    public var description: String { "\(file):\(line): warning: \(message)" }
+}
+
+/// Source files parsed once, so one file can serve as a module's own source and as others' context.
+public struct ParsedSources: Sendable {
+    fileprivate var declarations: [String: [Declaration]] = [:]
+
+    public init(_ files: [SourceFile]) {
+        for file in files where declarations[file.path] == nil {
+            declarations[file.path] = DeclarationParser.parse(file.text, file: file.path)
+        }
+    }
+
+    fileprivate func declarations(in paths: [String]) -> [Declaration] {
+        paths.sorted().flatMap { declarations[$0] ?? [] }
+    }
+}
+
+/// Finds the types of one Swift module that conform to a protocol, directly or through refined
+/// protocols, typealiases, superclasses and extensions — also across modules, given their sources as
+/// context.
+public enum ModuleScan {
+    /// Scans the files at `modulePaths` for conformers of `protocolName`, using the files at
+    /// `contextPaths` (the module's dependencies) to learn refined protocols, typealiases and base classes.
+    ///
+    /// - Returns: The nameable conformers in source order (file path, then line), and a warning for each
+    ///   conformer that cannot be registered (generic, private or fileprivate, or local to a function).
+    public static func scan(
+        _ sources: ParsedSources,
+        modulePaths: [String],
+        contextPaths: [String],
+        protocolName: String = "LifecycleModule"
+    ) -> (modules: [DiscoveredModule], diagnostics: [ScanDiagnostic]) {
+        let own = sources.declarations(in: modulePaths)
+        let all = own + sources.declarations(in: contextPaths.filter { !modulePaths.contains($0) })
+
+        // 1. Protocols (and typealiases of them) that imply the root protocol, and conforming classes.
+        var protocols: Set<String> = [protocolName]
+        var classes: Set<String> = []
+        var changed = true
+        while changed {
+            changed = false
+            for declaration in all {
+                let implies = declaration.inherits.contains { protocols.contains($0) || classes.contains($0) }
+                guard implies else { continue }
+                switch declaration.kind {
+                case .protocol:
+                    changed = protocols.insert(declaration.name).inserted || changed
+                case .typealias:
+                    let isClassAlias = declaration.inherits.contains { classes.contains($0) }
+                    if isClassAlias {
+                        changed = classes.insert(declaration.name).inserted || changed
+                    } else {
+                        changed = protocols.insert(declaration.name).inserted || changed
+                    }
+                case .class:
+                    changed = classes.insert(declaration.name).inserted || changed
+                case .extension:
+                    // An extension adding the protocol to a class makes its subclasses conformers too.
+                    let extended = String(declaration.name.split(separator: ".").last ?? "")
+                    if all.contains(where: { $0.kind == .class && $0.name == extended }) {
+                        changed = classes.insert(extended).inserted || changed
+                    }
+                default:
+                    break
+                }
+            }
+        }
+
+        // 2. The module's own conformers: nominal types that inherit a conforming protocol or class, and
+        //    types an extension makes conform.
+        var found: [(Declaration, conditions: [String])] = []
+        for declaration in own where declaration.kind.isNominal {
+            if declaration.inherits.contains(where: { protocols.contains($0) || classes.contains($0) }) {
+                found.append((declaration, declaration.conditions))
+            }
+        }
+        for extensionDeclaration in own where extensionDeclaration.kind == .extension {
+            guard extensionDeclaration.inherits.contains(where: { protocols.contains($0) }) else { continue }
+            if let target = resolve(extensionDeclaration, among: own) {
+                found.append((target, unique(target.conditions + extensionDeclaration.conditions)))
+            } else {
+                // A type from another module, made to conform here: name it as written.
+                var external = extensionDeclaration
+                external.kind = .structure
+                external.isGeneric = false
+                found.append((external, extensionDeclaration.conditions))
+            }
+        }
+
+        // 3. Register what can be named; explain what cannot.
+        var modules: [DiscoveredModule] = []
+        var diagnostics: [ScanDiagnostic] = []
+        var seen: Set<String> = []
+        let genericTypes = Set(
+            own.filter { $0.kind.isNominal && ($0.isGeneric || $0.isInGenericScope) }.map(\.qualifiedName)
+        )
+        for (declaration, conditions) in found.sorted(by: { ($0.0.file, $0.0.line) < ($1.0.file, $1.0.line) }) {
+            let name = declaration.qualifiedName
+            guard seen.insert(name).inserted else { continue }
+            let reason: String?
+            if declaration.isLocal {
+                reason =
+                    "is declared inside a function or closure, so generated code cannot name it; "
+                    + "move it to file scope or into a type"
+            } else if declaration.isPrivate {
+                reason =
+                    "is private or fileprivate, so the generated manifest (another file) cannot name it; "
+                    + "make it internal or wider"
+            } else if declaration.isGeneric || declaration.isInGenericScope || inGenericType(declaration, genericTypes)
+            {
+                reason =
+                    "is generic, and a static manifest lists concrete types only; "
+                    + "conform a non-generic type (for example a subclass or a wrapper) instead"
+            } else {
+                reason = nil
+            }
+            if let reason {
+                diagnostics.append(
+                    ScanDiagnostic(
+                        file: declaration.file,
+                        line: declaration.line,
+                        message: "`\(name)` conforms to \(protocolName) but cannot be registered: it \(reason)"
+                    )
+                )
+            } else {
+                modules.append(
+                    DiscoveredModule(name: name, conditions: conditions, file: declaration.file, line: declaration.line)
+                )
+            }
+        }
+        return (modules, diagnostics)
+    }
+
+    /// The module's nominal declaration an extension extends: its path as written, looked up first
+    /// relative to nothing (extensions live at file scope).
+    private static func resolve(_ extensionDeclaration: Declaration, among declarations: [Declaration]) -> Declaration?
+    {
+        declarations.first { $0.kind.isNominal && $0.qualifiedName == extensionDeclaration.name }
+    }
+
+    private static func inGenericType(_ declaration: Declaration, _ genericTypes: Set<String>) -> Bool {
+        var prefix: [String] = []
+        for component in declaration.scope {
+            prefix.append(component)
+            if genericTypes.contains(prefix.joined(separator: ".")) { return true }
+        }
+        return false
+    }
+
+    private static func unique(_ conditions: [String]) -> [String] {
+        var seen: Set<String> = []
+        return conditions.filter { seen.insert($0).inserted }
+    }
+}

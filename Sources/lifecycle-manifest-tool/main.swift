@@ -1,0 +1,40 @@
+// Generates a module manifest from a spec. Run by ModuleDiscoveryPlugin (build time) and
+// WriteModuleManifest (checked-in mode); not meant to be run by hand.
+//
+//     lifecycle-manifest-tool --spec SPEC.json --output OUT.swift [--root DIR]
+//
+// Writes OUT.swift only when its content changes, so a no-change rebuild recompiles nothing. Conformers
+// that cannot be registered are printed as `file:line: warning: …`, which SwiftPM shows as build warnings.
+
+import Foundation
+import ModuleScanner
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("error: lifecycle-manifest-tool: \(message)\n".utf8))
+    exit(1)
+}
+
+var arguments = CommandLine.arguments.dropFirst()
+var options: [String: String] = [:]
+while let flag = arguments.popFirst() {
+    guard flag.hasPrefix("--"), let value = arguments.popFirst() else { fail("unexpected argument \(flag)") }
+    options[String(flag.dropFirst(2))] = value
+}
+guard let specPath = options["spec"], let outputPath = options["output"] else {
+    fail("usage: lifecycle-manifest-tool --spec SPEC.json --output OUT.swift [--root DIR]")
+}
+
+do {
+    let spec = try JSONDecoder().decode(ManifestSpec.self, from: Data(contentsOf: URL(fileURLWithPath: specPath)))
+    let root = URL(fileURLWithPath: options["root"] ?? FileManager.default.currentDirectoryPath)
+    let output = try spec.generate(root: root, excluding: [URL(fileURLWithPath: outputPath).standardizedFileURL.path])
+    for diagnostic in output.diagnostics {
+        FileHandle.standardError.write(Data("\(diagnostic)\n".utf8))
+    }
+    let existing = try? String(contentsOfFile: outputPath, encoding: .utf8)
+    if existing != output.text {
+        try output.text.write(toFile: outputPath, atomically: true, encoding: .utf8)
+    }
+} catch {
+    fail("\(error)")
+}
