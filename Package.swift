@@ -74,7 +74,8 @@ let package = Package(
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
             ],
-            path: "Examples/QuickStart"
+            path: "Examples/QuickStart",
+            plugins: [.plugin(name: "ModuleDiscoveryPlugin")]
         ),
         .testTarget(
             name: "LifecycleCoreTests",
@@ -93,6 +94,7 @@ let package = Package(
                 .target(name: "DemoModules"),
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
+                .target(name: "LifecycleTesting"),
             ]
         ),
         .testTarget(
@@ -104,6 +106,7 @@ let package = Package(
             dependencies: [
                 .target(name: "LifecycleTesting"),
                 .target(name: "LifecycleCore"),
+                .target(name: "ModuleScanner"),
             ]
         ),
         .testTarget(

@@ -4,10 +4,10 @@ import LifecycleProxy
 // README: embed the host
 @main
 struct QuickStart {
-    static let manifest = ModuleManifest([HTTPServerModule.self, ConfigurationModule.self])
-
     static func main() async throws {
-        let host = try ApplicationHost(manifest: manifest)
+        // `.discovered` is generated at build time by ModuleDiscoveryPlugin: every module in this target
+        // and its dependencies. Priority decides the order.
+        let host = try ApplicationHost(manifest: .discovered)
         do {
             try await host.launch()  // configuration first: it has the higher priority
             // ... serve until it is time to stop ...

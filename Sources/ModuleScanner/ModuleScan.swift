@@ -112,7 +112,10 @@ public enum ModuleScan {
         }
         for extensionDeclaration in own where extensionDeclaration.kind == .extension {
             guard extensionDeclaration.inherits.contains(where: { protocols.contains($0) }) else { continue }
-            if let target = resolve(extensionDeclaration, among: own) {
+            if var target = resolve(extensionDeclaration, among: own) {
+                // Reported and ordered where the conformance is declared: at the extension.
+                target.file = extensionDeclaration.file
+                target.line = extensionDeclaration.line
                 found.append((target, unique(target.conditions + extensionDeclaration.conditions)))
             } else {
                 // A type from another module, made to conform here: name it as written.

@@ -1,6 +1,7 @@
 import DemoModules
 import LifecycleCore
 import LifecycleProxy
+import LifecycleTesting
 import Testing
 
 @Suite("lifecycle-demo")
@@ -86,6 +87,11 @@ struct LifecycleDemoTests {
             ]
         )
         #expect(ModuleManifest.DemoModules.sourceModules == ["DemoModules"])
+    }
+
+    @Test("The generated manifest is complete: every module type of DemoModules is in it")
+    func generatedManifestIsComplete() throws {
+        try verifyModuleManifestCompleteness(.DemoModules)
     }
 
     @Test("plan prints every discovered module and the order of every event, and delivers nothing")

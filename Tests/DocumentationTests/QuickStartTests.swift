@@ -6,7 +6,7 @@ import Testing
 
 // README: test the launch order
 @Test func configurationLaunchesBeforeTheServer() async throws {
-    let host = try ApplicationHost(manifest: QuickStart.manifest, launchOptions: LaunchOptions())
+    let host = try ApplicationHost(manifest: .discovered, launchOptions: LaunchOptions())
 
     #expect(host.plan(for: .willFinishLaunching).map(\.name) == ["QuickStartExample.ConfigurationModule"])
     #expect(host.plan(for: .willTerminate).map(\.name) == ["QuickStartExample.HTTPServerModule"])

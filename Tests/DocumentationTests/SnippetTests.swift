@@ -40,10 +40,11 @@ struct SnippetTests {
         return blocks
     }
 
-    /// The marked regions of every Swift file under Examples/ and Tests/DocumentationTests/.
+    /// The marked regions of every Swift file under Examples/, Tests/DocumentationTests/ and Tests/Fixtures/
+    /// (compiled by Scripts/test-discovery-fixture.sh).
     static func compiledSnippets() throws -> [String] {
         var regions: [String] = []
-        for folder in ["Examples", "Tests/DocumentationTests"] {
+        for folder in ["Examples", "Tests/DocumentationTests", "Tests/Fixtures"] {
             let base = root.appendingPathComponent(folder)
             guard let files = FileManager.default.enumerator(atPath: base.path) else { continue }
             for case let path as String in files where path.hasSuffix(".swift") {

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# End-to-end test of module discovery, on a copy of Tests/Fixtures/DiscoveryFixture: an adopter's package
+# with two feature libraries and a host, depending on this repository by path.
+#  1. The host sees exactly the expected modules, in the expected order.
+#  2. Adding a module file makes it appear, with nothing else edited.
+#  3. A no-change rebuild recompiles nothing.
+#  4. Checked-in mode: write-module-manifest writes the manifest; the completeness and staleness tests pass.
+#  5. A module added without regenerating: the staleness check fails with the exact command, and the
+#     completeness check fails naming the missing type.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap '[ -n "${KEEP_FIXTURE:-}" ] || rm -rf "$work"' EXIT
+ln -s "$repo" "$work/ModuleLifecycle"
+cp -R "$repo/Tests/Fixtures/DiscoveryFixture" "$work/Fixture"
+cd "$work/Fixture"
+
+check() {  # check DESCRIPTION EXPECTED ACTUAL
+    if [ "$2" != "$3" ]; then
+        printf 'FAIL: %s\n--- expected\n%s\n--- actual\n%s\n' "$1" "$2" "$3"
+        exit 1
+    fi
+    echo "ok: $1"
+}
+
+echo "== build (first build compiles the package and its dependency)"
+swift build > "$work/build1.log" 2>&1 || { cat "$work/build1.log"; echo "FAIL: the fixture does not build"; exit 1; }
+grep -q "Recommendations.swift:13: warning: \`HiddenModule\` conforms to LifecycleModule but cannot be registered" "$work/build1.log" ||
+    { echo "FAIL: no warning for the private conformer"; exit 1; }
+echo "ok: the private conformer is reported with file:line"
+
+run_host() { swift run --skip-build FixtureHost 2>/dev/null; }
+
+# Manifest order: dependencies by module name, then the host; within a module, file path then line.
+expected_entries="entry FeatureA.AnalyticsModule
+entry FeatureA.BaseService
+entry FeatureA.SearchModule
+entry FeatureA.Payments.Gateway
+entry FeatureA.DebugMenuModule
+entry FeatureB.RecommendationsModule
+entry FeatureB.AuditService
+entry FixtureHost.HostModule"
+expected_order="order FixtureHost.HostModule
+order FeatureA.SearchModule
+order FeatureA.Payments.Gateway
+order FeatureA.AnalyticsModule
+order FeatureB.RecommendationsModule
+order FeatureA.BaseService
+order FeatureB.AuditService
+order FeatureA.DebugMenuModule"
+output=$(run_host)
+check "the host sees exactly the expected modules" "$expected_entries" "$(grep '^entry' <<<"$output")"
+check "in the expected order (priority, then manifest order)" "$expected_order" "$(grep '^order' <<<"$output")"
+check "the host launches and terminates" "state terminated" "$(grep '^state' <<<"$output")"
+
+echo "== add a module file, edit nothing else"
+cat > Sources/FeatureB/Notifications.swift <<'SWIFT'
+import LifecycleCore
+
+struct NotificationsModule: LifecycleModule {
+    static let priority: ModulePriority = .high + 1
+    init(context: LifecycleContext) {}
+}
+SWIFT
+swift build > "$work/build2.log" 2>&1 || { cat "$work/build2.log"; echo "FAIL: rebuild"; exit 1; }
+output=$(run_host)
+check "the new module is discovered" "order FixtureHost.HostModule
+order FeatureB.NotificationsModule" "$(grep '^order' <<<"$output" | head -2)"
+
+echo "== no-change rebuild"
+swift build > "$work/build3.log" 2>&1 || { cat "$work/build3.log"; echo "FAIL: rebuild"; exit 1; }
+# SwiftPM prints "Compiling plugin …" on every build while it checks its plugin cache; sources and the
+# generator are what must not run again.
+compiled=$(grep "Compiling" "$work/build3.log" | grep -vc "Compiling plugin" || true)
+check "a no-change rebuild compiles no source" "0" "$compiled"
+regenerated=$(grep -c "Discovering lifecycle modules" "$work/build3.log" || true)
+check "a no-change rebuild does not rerun the generator" "0" "$regenerated"
+
+echo "== checked-in mode"
+swift package --allow-writing-to-package-directory write-module-manifest --target FeatureA
+test -f Sources/FeatureA/ModuleManifest+FeatureA.swift
+swift test > "$work/test1.log" 2>&1 || { cat "$work/test1.log"; echo "FAIL: fixture tests with a fresh manifest"; exit 1; }
+echo "ok: completeness and staleness checks pass on a fresh checked-in manifest"
+
+echo "== a module added without regenerating the checked-in manifest"
+cat > Sources/FeatureA/Forgotten.swift <<'SWIFT'
+import LifecycleCore
+
+struct ForgottenModule: LifecycleModule {
+    static let priority: ModulePriority = .normal
+    init(context: LifecycleContext) {}
+}
+SWIFT
+if swift test > "$work/test2.log" 2>&1; then
+    echo "FAIL: the fixture tests passed with a stale manifest"; exit 1
+fi
+grep -q "Run: swift package --allow-writing-to-package-directory write-module-manifest --target FeatureA" "$work/test2.log" ||
+    { cat "$work/test2.log"; echo "FAIL: the staleness check did not name the command"; exit 1; }
+echo "ok: the staleness check fails with the exact command"
+grep -q "missing: FeatureA.ForgottenModule" "$work/test2.log" ||
+    { cat "$work/test2.log"; echo "FAIL: the completeness check did not name the missing type"; exit 1; }
+echo "ok: the completeness check fails naming the missing type"
+
+echo "discovery fixture: all checks passed"
