@@ -25,22 +25,12 @@ struct WriteModuleManifest: CommandPlugin {
                 Diagnostics.error("\(target.name) is not a Swift target")
                 continue
             }
-            let module = target.moduleName
-            let dependencies = target.recursiveTargetDependencies
-                .compactMap { $0 as? SwiftSourceModuleTarget }
-                .filter { $0.kind == .generic }
-            let spec = ManifestSpec(
-                module: module,
-                mode: target.kind == .generic ? "library" : "aggregate",
-                sources: [relativePath(of: target.directoryURL, from: root)],
-                dependencies: dependencies.map {
-                    .init(module: $0.moduleName, sources: [relativePath(of: $0.directoryURL, from: root)])
-                },
-                checkedInTarget: target.name
+            let spec = ManifestSpec(for: target, checkedIn: true) { [relativePath(of: $0.directoryURL, from: root)] }
+            let specURL = context.pluginWorkDirectoryURL.appendingPathComponent(
+                "\(target.moduleName).checked-in-spec.json"
             )
-            let specURL = context.pluginWorkDirectoryURL.appendingPathComponent("\(module).checked-in-spec.json")
             try spec.encoded().write(to: specURL)
-            let output = target.directoryURL.appendingPathComponent("ModuleManifest+\(module).swift")
+            let output = target.directoryURL.appendingPathComponent(manifestFileName(target))
 
             let process = Process()
             process.executableURL = tool
@@ -65,24 +55,4 @@ func relativePath(of url: URL, from root: URL) -> String {
     let up = Array(repeating: "..", count: base.count - common)
     let parts = up + target[common...]
     return parts.isEmpty ? "." : parts.joined(separator: "/")
-}
-
-/// The tool's input. Mirrors `ModuleScanner.ManifestSpec` (a plugin cannot depend on a library target).
-struct ManifestSpec: Codable {
-    struct DependencySpec: Codable {
-        var module: String
-        var sources: [String]
-    }
-
-    var module: String
-    var mode: String
-    var sources: [String]
-    var dependencies: [DependencySpec]
-    var checkedInTarget: String?
-
-    func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
-    }
 }

@@ -1,0 +1,44 @@
+// Shared by both plugins through a symbolic link in each plugin's folder: a plugin cannot depend on a
+// library target, so this mirrors `ModuleScanner.ManifestSpec` (same JSON keys) instead of importing it.
+
+import Foundation
+import PackagePlugin
+
+/// The generator tool's input. Mirrors `ModuleScanner.ManifestSpec`.
+struct ManifestSpec: Codable {
+    struct DependencySpec: Codable {
+        var module: String
+        var sources: [String]
+    }
+
+    var module: String
+    var mode: String
+    var sources: [String]
+    var dependencies: [DependencySpec]
+    var checkedInTarget: String?
+
+    /// The spec for `target`: a library manifest for a library, an aggregate for an executable or test.
+    /// `sources` turns a target into the source entries to record (files, or its directory).
+    init(for target: SwiftSourceModuleTarget, checkedIn: Bool, sources: (SwiftSourceModuleTarget) -> [String]) {
+        let dependencies = target.recursiveTargetDependencies
+            .compactMap { $0 as? SwiftSourceModuleTarget }
+            .filter { $0.kind == .generic }
+        self.module = target.moduleName
+        self.mode = target.kind == .generic ? "library" : "aggregate"
+        self.sources = sources(target)
+        self.dependencies = dependencies.map { DependencySpec(module: $0.moduleName, sources: sources($0)) }
+        self.checkedInTarget = checkedIn ? target.name : nil
+    }
+
+    /// One line of JSON with sorted keys, byte for byte what `ModuleScanner.ManifestSpec` writes.
+    func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+}
+
+/// The name of a target's manifest file, generated or checked in.
+func manifestFileName(_ target: SwiftSourceModuleTarget) -> String {
+    "ModuleManifest+\(target.moduleName).swift"
+}
