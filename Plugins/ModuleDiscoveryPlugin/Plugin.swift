@@ -12,7 +12,7 @@ import PackagePlugin
 @main
 struct ModuleDiscoveryPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
-        guard let target = target as? SwiftSourceModuleTarget else { return [] }
+        guard let target = target as? SwiftSourceModuleTarget, target.kind != .macro else { return [] }
         let own = target.sourceFiles(withSuffix: "swift").map(\.url)
         if own.contains(where: { $0.lastPathComponent == manifestFileName(target) }) { return [] }
 

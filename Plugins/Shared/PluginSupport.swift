@@ -16,6 +16,7 @@ struct ManifestSpec: Codable {
     var sources: [String]
     var dependencies: [DependencySpec]
     var checkedInTarget: String?
+    var excludes: [String]?
 
     /// The spec for `target`: a library manifest for a library, an aggregate for an executable or test.
     /// `sources` turns a target into the source entries to record (files, or its directory).

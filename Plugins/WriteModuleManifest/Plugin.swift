@@ -25,7 +25,8 @@ struct WriteModuleManifest: CommandPlugin {
                 Diagnostics.error("\(target.name) is not a Swift target")
                 continue
             }
-            let spec = ManifestSpec(for: target, checkedIn: true) { [relativePath(of: $0.directoryURL, from: root)] }
+            var spec = ManifestSpec(for: target, checkedIn: true) { [relativePath(of: $0.directoryURL, from: root)] }
+            spec.excludes = excludedFiles(of: target, root: root)
             let specURL = context.pluginWorkDirectoryURL.appendingPathComponent(
                 "\(target.moduleName).checked-in-spec.json"
             )
@@ -44,6 +45,23 @@ struct WriteModuleManifest: CommandPlugin {
             print("Wrote \(relativePath(of: output, from: root))")
         }
     }
+}
+
+/// The Swift files under the target's folder that are not among its sources (`exclude:` in
+/// Package.swift), relative to `root`, so the staleness check leaves them out as the build does.
+func excludedFiles(of target: SwiftSourceModuleTarget, root: URL) -> [String]? {
+    let sources = Set(target.sourceFiles(withSuffix: "swift").map { $0.url.standardizedFileURL.path })
+    var excluded: [String] = []
+    let enumerator = FileManager.default.enumerator(at: target.directoryURL, includingPropertiesForKeys: nil)
+    while let url = enumerator?.nextObject() as? URL {
+        let path = url.standardizedFileURL.path
+        guard path.hasSuffix(".swift"), !sources.contains(path), url.lastPathComponent != manifestFileName(target)
+        else {
+            continue
+        }
+        excluded.append(relativePath(of: url, from: root))
+    }
+    return excluded.isEmpty ? nil : excluded.sorted()
 }
 
 /// `path` relative to `root`, with `..` where it lies outside, so the file stays valid in any clone.

@@ -54,7 +54,7 @@ public func verifyModuleManifestCompleteness(
     _ manifest: ModuleManifest,
     modules: [String]? = nil
 ) throws(ManifestCompletenessError) {
-    let listed = Set(manifest.entries.map(\.moduleName))
+    let listed = Set(manifest.entries.map(\.moduleName).filter(isNameable))
     let scope = Set(
         modules ?? (manifest.sourceModules.isEmpty ? manifest.entries.map(moduleOf) : manifest.sourceModules)
     )
@@ -79,9 +79,10 @@ private func moduleOf(_ qualifiedName: String) -> String {
     String(qualifiedName.prefix { $0 != "." })
 }
 
-/// Whether generated code could name the type: not private (`(unknown context at …)`) nor local.
+/// Whether generated code could name the type and the runtime scan can see it: not private
+/// (`(unknown context at …)`), not local, not a generic specialization (`Box<Int>`).
 private func isNameable(_ qualifiedName: String) -> Bool {
-    !qualifiedName.contains("(")
+    !qualifiedName.contains("(") && !qualifiedName.contains("<")
 }
 
 /// Thrown by ``checkModuleManifestIsFresh(at:packageRoot:filePath:)`` when a checked-in manifest no longer

@@ -46,12 +46,12 @@ struct Declaration: Equatable {
 /// `#if` conditions in force.
 struct DeclarationParser {
     private enum Scope {
-        case type(name: String, isGeneric: Bool, isPrivate: Bool, isLocal: Bool)
+        case type(name: String, isGeneric: Bool, isPrivate: Bool, isLocal: Bool, isExtension: Bool)
         case code(isLocal: Bool)
 
         var isLocal: Bool {
             switch self {
-            case .type(_, _, _, let isLocal): return isLocal
+            case .type(_, _, _, let isLocal, _): return isLocal
             case .code(let isLocal): return isLocal
             }
         }
@@ -89,6 +89,9 @@ struct DeclarationParser {
     private var scopes: [Scope] = []
     private var frames: [ConditionFrame] = []
     private var modifiers: [String] = []
+    /// Open `(` and `[` in the current brace scope: inside them a keyword is an argument label
+    /// (`func register(class cls: AnyClass)`), never a declaration.
+    private var groupDepth: [Int] = [0]
     private(set) var declarations: [Declaration] = []
 
     private init(tokens: [Token], file: String) {
@@ -115,16 +118,29 @@ struct DeclarationParser {
                 index += 1
             case .punct("{"):
                 scopes.append(.code(isLocal: true))
+                groupDepth.append(0)
                 modifiers = []
                 index += 1
             case .punct("}"):
                 if !scopes.isEmpty { scopes.removeLast() }
+                if groupDepth.count > 1 { groupDepth.removeLast() }
+                modifiers = []
+                index += 1
+            case .punct("("), .punct("["):
+                groupDepth[groupDepth.count - 1] += 1
+                modifiers = []
+                index += 1
+            case .punct(")"), .punct("]"):
+                groupDepth[groupDepth.count - 1] = max(0, groupDepth[groupDepth.count - 1] - 1)
                 modifiers = []
                 index += 1
             case .punct("@"):
                 skipAttribute()
             case .word(let word):
-                if let kind = Self.declarationKeywords[word], startsDeclaration(kind) {
+                if word == "import" {
+                    modifiers = []  // `private import Foundation` says nothing about the next type
+                    index += 1
+                } else if let kind = Self.declarationKeywords[word], groupDepth.last == 0, startsDeclaration(kind) {
                     parseDeclaration(kind)
                     modifiers = []
                 } else if Self.accessModifiers.contains(word), token(1)?.isPunct("(") == true {
@@ -177,18 +193,22 @@ struct DeclarationParser {
         let isLocal = scopes.last?.isLocal ?? false
         var name = token()?.word ?? ""
         index += 1
+        var isGeneric = false
         if kind == .extension {
-            // A dotted path, possibly with generic arguments: `Outer.Inner`, `Array<Int>`.
+            // A dotted path, possibly with generic arguments: `Outer.Inner`, `Array<Int>`. Arguments (or a
+            // `where` clause, below) mean the extended type is generic.
             while true {
-                if token()?.isPunct("<") == true { skipBalanced(open: "<", close: ">") }
+                if token()?.isPunct("<") == true {
+                    isGeneric = true
+                    skipBalanced(open: "<", close: ">")
+                }
                 guard token()?.isPunct(".") == true, let next = token(1)?.word else { break }
                 name += "." + next
                 index += 2
             }
         }
-        var isGeneric = false
         if token()?.isPunct("<") == true {
-            isGeneric = kind != .extension
+            isGeneric = true
             skipBalanced(open: "<", close: ">")
         }
         var inherits: [String] = []
@@ -202,13 +222,31 @@ struct DeclarationParser {
             inherits = parseTypeList(terminators: ["{"], line: nil)
         }
         if token()?.word == "where" {
-            while let current = token(), !current.isPunct("{") { index += 1 }
+            if kind == .extension { isGeneric = true }
+            while let current = token(), !current.isPunct("{") {
+                // `protocol P where Self: LifecycleModule` refines like `protocol P: LifecycleModule`.
+                if kind == .protocol, current.word == "Self", token(1)?.isPunct(":") == true {
+                    index += 2
+                    var path: [String] = []
+                    while let word = token()?.word {
+                        path.append(word)
+                        index += 1
+                        guard token()?.isPunct(".") == true else { break }
+                        index += 1
+                    }
+                    if let last = path.last { inherits.append(last) }
+                    continue
+                }
+                index += 1
+            }
         }
 
         let enclosing = enclosingTypeScope()
         let ownPrivate = modifiers.contains("private") || modifiers.contains("fileprivate")
         let explicitAccess = modifiers.contains { Self.accessModifiers.contains($0) }
-        let isPrivate = ownPrivate || (enclosing.isPrivate && !explicitAccess) || enclosing.hasPrivateAncestor
+        // An explicit access level wins over a `private extension`'s default, never over a private type.
+        let overridesParent = explicitAccess && enclosing.isExtension
+        let isPrivate = ownPrivate || (enclosing.isPrivate && !overridesParent) || enclosing.hasPrivateAncestor
         declarations.append(
             Declaration(
                 kind: kind,
@@ -227,29 +265,42 @@ struct DeclarationParser {
 
         if token()?.isPunct("{") == true {
             index += 1
+            groupDepth.append(0)
             switch kind {
             case .protocol, .typealias:
                 scopes.append(.code(isLocal: isLocal))
             default:
-                scopes.append(.type(name: name, isGeneric: isGeneric, isPrivate: ownPrivate, isLocal: isLocal))
+                scopes.append(
+                    .type(
+                        name: name,
+                        isGeneric: isGeneric,
+                        isPrivate: ownPrivate,
+                        isLocal: isLocal,
+                        isExtension: kind == .extension
+                    )
+                )
             }
         }
     }
 
     /// The chain of enclosing type scopes, up to the nearest code scope.
-    private func enclosingTypeScope() -> (names: [String], isGeneric: Bool, isPrivate: Bool, hasPrivateAncestor: Bool) {
+    private func enclosingTypeScope() -> (
+        names: [String], isGeneric: Bool, isPrivate: Bool, hasPrivateAncestor: Bool, isExtension: Bool
+    ) {
         var names: [String] = []
         var isGeneric = false
         var privates: [Bool] = []
+        var directIsExtension = false
         for scope in scopes.reversed() {
-            guard case .type(let name, let generic, let isPrivate, _) = scope else { break }
+            guard case .type(let name, let generic, let isPrivate, _, let isExtension) = scope else { break }
+            if names.isEmpty { directIsExtension = isExtension }
             names.insert(name, at: 0)
             isGeneric = isGeneric || generic
             privates.insert(isPrivate, at: 0)
         }
         let direct = privates.last ?? false
         let ancestor = privates.dropLast().contains(true)
-        return (names, isGeneric, direct, ancestor)
+        return (names, isGeneric, direct, ancestor, directIsExtension)
     }
 
     /// Parses `A, B.C, @unchecked D & E, ~Copyable` up to a terminator at depth 0, returning the last

@@ -84,6 +84,12 @@ struct Lexer {
                 skipBlockComment()
             } else if scalar == "#", startsLine, let directive = directiveAhead() {
                 lexDirective(directive)
+            } else if scalar == "#", peek(1) == "/" {
+                skipExtendedRegex()
+                tokens.append(Token(kind: .literal, line: line))
+            } else if scalar == "/", bareRegexAhead() {
+                skipBareRegex()
+                tokens.append(Token(kind: .literal, line: line))
             } else if scalar == "\"" || (scalar == "#" && rawStringAhead()) {
                 let start = line
                 skipString()
@@ -192,6 +198,66 @@ struct Lexer {
         }
         let trimmed = condition.trimmingWhitespace()
         tokens.append(Token(kind: .directive(directive, condition: trimmed), line: start))
+    }
+
+    // MARK: Regex literals
+
+    /// `#/…/#`: everything up to the closing `/#`, across lines.
+    private mutating func skipExtendedRegex() {
+        advance()  // #
+        advance()  // /
+        while let scalar = peek() {
+            if scalar == "\\" {
+                advance()
+                if peek() != nil { advance() }
+                continue
+            }
+            if scalar == "/", peek(1) == "#" {
+                advance()
+                advance()
+                return
+            }
+            advance()
+        }
+    }
+
+    /// Whether `/` at the cursor opens a bare regex literal (`/\{/`): it follows something that starts an
+    /// expression, is not followed by white space, and closes on the same line. Division (`a / b`) and
+    /// operators keep their spaces or follow an operand.
+    private func bareRegexAhead() -> Bool {
+        guard let next = peek(1), !next.properties.isWhitespace, next != "/", next != "*", next != "=" else {
+            return false
+        }
+        if let last = tokens.last {
+            switch last.kind {
+            case .punct(let character) where "(,=:[{;!&|?".contains(character): break
+            case .word(let word) where ["return", "case", "in", "where", "throw", "try", "await"].contains(word): break
+            default: return false
+            }
+        }
+        var offset = 1
+        while let scalar = peek(offset), scalar != "\n" {
+            if scalar == "\\" {
+                offset += 2
+                continue
+            }
+            if scalar == "/" { return true }
+            offset += 1
+        }
+        return false
+    }
+
+    private mutating func skipBareRegex() {
+        advance()  // /
+        while let scalar = peek(), scalar != "\n" {
+            if scalar == "\\" {
+                advance()
+                if peek() != nil, peek() != "\n" { advance() }
+                continue
+            }
+            advance()
+            if scalar == "/" { return }
+        }
     }
 
     // MARK: Strings

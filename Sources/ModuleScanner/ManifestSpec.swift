@@ -9,10 +9,17 @@ public struct ManifestSpec: Codable, Sendable, Hashable {
     public struct DependencySpec: Codable, Sendable, Hashable {
         public var module: String
         public var sources: [String]
+        /// For a dependency recorded rather than scanned (another package, in a checked-in manifest): the
+        /// names it declares that imply conformance (refined protocols, typealiases, base classes).
+        public var implies: [String]?
+        /// For a recorded dependency: whether it declares modules (an aggregate includes its manifest).
+        public var hasModules: Bool?
 
-        public init(module: String, sources: [String]) {
+        public init(module: String, sources: [String], implies: [String]? = nil, hasModules: Bool? = nil) {
             self.module = module
             self.sources = sources
+            self.implies = implies
+            self.hasModules = hasModules
         }
     }
 
@@ -22,6 +29,8 @@ public struct ManifestSpec: Codable, Sendable, Hashable {
     public var dependencies: [DependencySpec]
     /// For a checked-in manifest: the target name the regenerate command names.
     public var checkedInTarget: String?
+    /// Files under `sources` the target excludes (relative to the root), left out of the scan.
+    public var excludes: [String]?
 
     public init(
         module: String,
@@ -42,7 +51,9 @@ public struct ManifestSpec: Codable, Sendable, Hashable {
 
     /// The command that regenerates a checked-in manifest for `target`.
     public static func regenerateCommand(target: String) -> String {
-        "swift package --allow-writing-to-package-directory write-module-manifest --target \(target)"
+        let plain = target.allSatisfy { $0.isLetter || $0.isNumber || "_-.".contains($0) }
+        let quoted = plain ? target : "'" + target.replacingAll("'", with: "'\\''") + "'"
+        return "swift package --allow-writing-to-package-directory write-module-manifest --target \(quoted)"
     }
 
     /// The spec as one line of JSON with sorted keys, so equal specs print equally.
@@ -63,13 +74,20 @@ public struct ManifestSpec: Codable, Sendable, Hashable {
 
     /// Collects the sources below `root`, scans them and renders the manifest. `excluding` lists files to
     /// leave out (the manifest being written, for a checked-in one).
+    ///
+    /// A checked-in manifest must regenerate identically in any clone and with any build folder, so for
+    /// it, a dependency outside `root` (another package, often under the build folder's checkouts) is
+    /// recorded in the header as the names it contributes instead of by path.
     public func generate(root: URL, excluding: Set<String> = []) throws -> ManifestGenerator.Output {
         var files: [String: String] = [:]
+        let excluded = excluding.union(
+            (excludes ?? []).map { root.appendingPathComponent($0).standardizedFileURL.path }
+        )
         func expand(_ entries: [String]) throws -> [String] {
             var paths: [String] = []
             for entry in entries {
                 let url = entry.hasPrefix("/") ? URL(fileURLWithPath: entry) : root.appendingPathComponent(entry)
-                for path in try swiftFiles(at: url) where !excluding.contains(path) {
+                for path in try swiftFiles(at: url) where !excluded.contains(path) {
                     if files[path] == nil { files[path] = try String(contentsOfFile: path, encoding: .utf8) }
                     paths.append(path)
                 }
@@ -77,22 +95,50 @@ public struct ManifestSpec: Codable, Sendable, Hashable {
             return paths
         }
         let own = try expand(sources)
-        let dependencies = try self.dependencies.map {
-            ManifestGenerator.Dependency(module: $0.module, paths: try expand($0.sources))
+        var expanded = try self.dependencies.map { (spec: $0, paths: try expand($0.sources)) }
+        var parsed = ParsedSources(files.map { SourceFile(path: $0.key, text: $0.value) })
+        var recorded = self
+        if checkedInTarget != nil {
+            let rootPath = root.standardizedFileURL.path + "/"
+            let allPaths = expanded.flatMap(\.paths)
+            for index in expanded.indices where expanded[index].paths.contains(where: { !$0.hasPrefix(rootPath) }) {
+                let paths = expanded[index].paths
+                let scan = ModuleScan.scan(parsed, modulePaths: paths, contextPaths: allPaths)
+                expanded[index].spec = DependencySpec(
+                    module: expanded[index].spec.module,
+                    sources: [],
+                    implies: ModuleScan.implyingNames(parsed, paths: paths, contextPaths: allPaths),
+                    hasModules: !scan.modules.isEmpty
+                )
+                expanded[index].paths = []
+            }
+            recorded.dependencies = expanded.map(\.spec)
+            parsed = ParsedSources(
+                files.filter { path, _ in own.contains(path) || expanded.contains { $0.paths.contains(path) } }.map {
+                    SourceFile(path: $0.key, text: $0.value)
+                }
+            )
         }
         var header: [String] = []
         if let checkedInTarget {
             header.append("Checked in. Regenerate with: \(Self.regenerateCommand(target: checkedInTarget))")
-            header.append(Self.headerMarker + (try encodedLine()))
+            header.append(Self.headerMarker + (try recorded.encodedLine()))
         }
         let generator = ManifestGenerator(
             module: module,
             mode: ManifestGenerator.Mode(rawValue: mode) ?? .library,
             paths: own,
-            dependencies: dependencies,
-            headerNote: header
+            dependencies: expanded.map {
+                ManifestGenerator.Dependency(
+                    module: $0.spec.module,
+                    paths: $0.paths,
+                    implies: $0.spec.implies ?? [],
+                    hasModules: $0.spec.hasModules
+                )
+            },
+            headerNote: header,
+            locationComments: checkedInTarget == nil
         )
-        let parsed = ParsedSources(files.map { SourceFile(path: $0.key, text: $0.value) })
         return generator.generate(parsed)
     }
 

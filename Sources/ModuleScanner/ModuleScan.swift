@@ -64,14 +64,20 @@ public enum ModuleScan {
         _ sources: ParsedSources,
         modulePaths: [String],
         contextPaths: [String],
+        knownImplying: Set<String> = [],
         protocolName: String = "LifecycleModule"
     ) -> (modules: [DiscoveredModule], diagnostics: [ScanDiagnostic]) {
         let own = sources.declarations(in: modulePaths)
-        let all = own + sources.declarations(in: contextPaths.filter { !modulePaths.contains($0) })
+        // A dependency's type is hidden by one of the same name declared here (`class Service` in this
+        // module is not the dependency's `Service`).
+        let ownNames = Set(own.filter { $0.kind != .extension }.map(\.name))
+        let context = sources.declarations(in: contextPaths.filter { !modulePaths.contains($0) })
+        let all = own + context.filter { $0.kind == .extension || !ownNames.contains($0.name) }
 
         // 1. Protocols (and typealiases of them) that imply the root protocol, and conforming classes.
-        var protocols: Set<String> = [protocolName]
-        var classes: Set<String> = []
+        //    `knownImplying` seeds both with names recorded from dependencies that are not scanned.
+        var protocols: Set<String> = knownImplying.union([protocolName])
+        var classes: Set<String> = knownImplying
         var changed = true
         while changed {
             changed = false
@@ -118,10 +124,14 @@ public enum ModuleScan {
                 target.line = extensionDeclaration.line
                 found.append((target, unique(target.conditions + extensionDeclaration.conditions)))
             } else {
-                // A type from another module, made to conform here: name it as written.
+                // A type from another module, made to conform here: name it as written. Generic if the
+                // extension has arguments or a `where` clause, or the type is generic where it is declared.
                 var external = extensionDeclaration
                 external.kind = .structure
-                external.isGeneric = false
+                let lastName = String(extensionDeclaration.name.split(separator: ".").last ?? "")
+                external.isGeneric =
+                    extensionDeclaration.isGeneric || externalGenerics.contains(lastName)
+                    || all.contains { $0.kind.isNominal && $0.name == lastName && $0.isGeneric }
                 found.append((external, extensionDeclaration.conditions))
             }
         }
@@ -130,12 +140,17 @@ public enum ModuleScan {
         var modules: [DiscoveredModule] = []
         var diagnostics: [ScanDiagnostic] = []
         var seen: Set<String> = []
-        let genericTypes = Set(
-            own.filter { $0.kind.isNominal && ($0.isGeneric || $0.isInGenericScope) }.map(\.qualifiedName)
+        // Types nested in an extension of a generic type are generic: known generic types here and in the
+        // dependencies, the standard library's, and any extension with arguments or a `where` clause.
+        var genericTypes = Set(
+            all.filter { $0.kind.isNominal && ($0.isGeneric || $0.isInGenericScope) }.map(\.qualifiedName)
         )
+        genericTypes.formUnion(externalGenerics)
+        genericTypes.formUnion(own.filter { $0.kind == .extension && $0.isGeneric }.map(\.name))
         for (declaration, conditions) in found.sorted(by: { ($0.0.file, $0.0.line) < ($1.0.file, $1.0.line) }) {
             let name = declaration.qualifiedName
-            guard seen.insert(name).inserted else { continue }
+            // The same type in `#if` and `#else` branches is two entries; at most one compiles.
+            guard seen.insert(([name] + conditions).joined(separator: "\u{0}")).inserted else { continue }
             let reason: String?
             if declaration.isLocal {
                 reason =
@@ -170,12 +185,47 @@ public enum ModuleScan {
         return (modules, diagnostics)
     }
 
+    /// The names declared in the files at `paths` that imply conformance to `protocolName` when inherited:
+    /// refined protocols, typealiases of them, and conforming classes. What a checked-in manifest records
+    /// about a dependency it cannot expect to find at the same path later.
+    public static func implyingNames(
+        _ sources: ParsedSources,
+        paths: [String],
+        contextPaths: [String],
+        protocolName: String = "LifecycleModule"
+    ) -> [String] {
+        let declarations = sources.declarations(in: paths)
+        let all = declarations + sources.declarations(in: contextPaths.filter { !paths.contains($0) })
+        var implying: Set<String> = [protocolName]
+        var changed = true
+        while changed {
+            changed = false
+            for declaration in all where declaration.kind != .extension && declaration.kind != .structure {
+                guard declaration.kind == .protocol || declaration.kind == .typealias || declaration.kind == .class
+                else {
+                    continue
+                }
+                if declaration.inherits.contains(where: implying.contains) {
+                    changed = implying.insert(declaration.name).inserted || changed
+                }
+            }
+        }
+        let own = Set(declarations.map(\.name))
+        return implying.filter { $0 != protocolName && own.contains($0) }.sorted()
+    }
+
     /// The module's nominal declaration an extension extends: its path as written, looked up first
     /// relative to nothing (extensions live at file scope).
     private static func resolve(_ extensionDeclaration: Declaration, among declarations: [Declaration]) -> Declaration?
     {
         declarations.first { $0.kind.isNominal && $0.qualifiedName == extensionDeclaration.name }
     }
+
+    /// Standard-library generic types people extend; nesting a type in one makes it generic.
+    private static let externalGenerics: Set<String> = [
+        "Array", "Dictionary", "Set", "Optional", "Result", "ContiguousArray", "ArraySlice", "Range", "ClosedRange",
+        "Slice", "UnsafePointer", "UnsafeMutablePointer", "KeyValuePairs", "Never",
+    ]
 
     private static func inGenericType(_ declaration: Declaration, _ genericTypes: Set<String>) -> Bool {
         var prefix: [String] = []

@@ -120,4 +120,49 @@ struct StalenessCheckTests {
         }
         #expect(error?.description.contains("write-module-manifest") == true)
     }
+
+    @Test("A dependency outside the package is recorded by the names it contributes, not by its path")
+    func externalDependencyIsRecorded() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("external-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let root = base.appendingPathComponent("App")
+        let external = base.appendingPathComponent("Checkouts/Dep/Sources/Dep")
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("Sources/Feature"),
+            withIntermediateDirectories: true
+        )
+        try FileManager.default.createDirectory(at: external, withIntermediateDirectories: true)
+        try "// swift-tools-version:6.2\n".write(
+            to: root.appendingPathComponent("Package.swift"),
+            atomically: true,
+            encoding: .utf8
+        )
+        try "public protocol FeatureModule: LifecycleModule {}\n".write(
+            to: external.appendingPathComponent("Dep.swift"),
+            atomically: true,
+            encoding: .utf8
+        )
+        try "struct Search: FeatureModule {}\n".write(
+            to: root.appendingPathComponent("Sources/Feature/Search.swift"),
+            atomically: true,
+            encoding: .utf8
+        )
+        let spec = ManifestSpec(
+            module: "Feature",
+            mode: .library,
+            sources: ["Sources/Feature"],
+            dependencies: [.init(module: "Dep", sources: ["../Checkouts/Dep/Sources/Dep"])],
+            checkedInTarget: "Feature"
+        )
+        let manifest = root.appendingPathComponent("Sources/Feature/ModuleManifest+Feature.swift")
+        let output = try spec.generate(root: root, excluding: [manifest.standardizedFileURL.path])
+        try output.text.write(to: manifest, atomically: true, encoding: .utf8)
+        #expect(output.text.contains("modules.append(Search.self)"))
+        #expect(output.text.contains(#""implies":["FeatureModule"]"#))
+        #expect(!output.text.contains("Checkouts"))
+
+        // The build folder moves (another scratch path, a fresh clone): the check still regenerates.
+        try FileManager.default.removeItem(at: base.appendingPathComponent("Checkouts"))
+        try checkModuleManifestIsFresh(at: "Sources/Feature/ModuleManifest+Feature.swift", packageRoot: root.path)
+    }
 }

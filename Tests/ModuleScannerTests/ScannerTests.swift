@@ -274,15 +274,17 @@ struct GeneratorTests {
                     public static let Feature = ModuleManifest(
                         name: "Feature",
                         sourceModules: ["Feature"],
-                        {
-                            var modules: [any LifecycleModule.Type] = []
-                            modules.append(Search.self)  // A.swift:1
-                #if DEBUG
-                            modules.append(Debug.self)  // A.swift:3
-                #endif
-                            return modules
-                        }()
+                        _lifecycleModules_Feature()
                     )
+                }
+
+                private func _lifecycleModules_Feature() -> [any LifecycleModule.Type] {
+                    var modules: [any LifecycleModule.Type] = []
+                    modules.append(Search.self)  // A.swift:1
+                #if DEBUG
+                    modules.append(Debug.self)  // A.swift:3
+                #endif
+                    return modules
                 }
 
                 """
@@ -303,7 +305,9 @@ struct GeneratorTests {
         ).generate(Self.sources)
         #expect(output.includedDependencies == ["Alpha", "Zeta"])
         #expect(output.text.contains("import Alpha\nimport Zeta\n"))
-        #expect(!output.text.contains("Empty"))
+        #expect(!output.text.contains("import Empty") && !output.text.contains(".Empty,"))
+        // The completeness check's scope covers every dependency, also those the scanner found empty.
+        #expect(output.text.contains(#"sourceModules: ["App", "Alpha", "Empty", "Zeta"]"#))
         #expect(output.text.contains("            .Alpha,"))
         #expect(output.text.contains("modules.append(AppModule.self)"))
         #expect(output.text.contains("    static let discovered = ModuleManifest("))
@@ -322,5 +326,131 @@ struct GeneratorTests {
         var backward = forward
         backward.dependencies.reverse()
         #expect(forward.generate(Self.sources).text == backward.generate(Self.sources).text)
+    }
+}
+
+@Suite("Scanner: regressions from review")
+struct ScannerRegressionTests {
+    @Test("The same type in #if and #else branches is two entries, one per condition")
+    func sameTypeInBothBranches() {
+        let result = scan([
+            "A.swift": "#if os(Linux)\nstruct Impl: LifecycleModule {}\n#else\nstruct Impl: LifecycleModule {}\n#endif"
+        ])
+        #expect(result.modules.map(\.description) == ["Impl [#if os(Linux)]", "Impl [#if !(os(Linux))]"])
+    }
+
+    @Test("`private import` does not make the next type private")
+    func privateImport() {
+        let result = scan([
+            "A.swift": "private import Foundation\nfileprivate import Dispatch\nstruct A: LifecycleModule {}"
+        ])
+        #expect(result.names == ["A"])
+        #expect(result.warnings.isEmpty)
+    }
+
+    @Test("Keywords used as argument labels do not start declarations")
+    func keywordArgumentLabels() {
+        let result = scan([
+            "A.swift": """
+            struct Host: LifecycleModule {
+                func register(class cls: AnyClass) { struct Local: LifecycleModule {} }
+                init(extension ext: String) {}
+                func f(protocol p: Any, struct s: Int) { struct L3: LifecycleModule {} }
+            }
+            """
+        ])
+        #expect(result.names == ["Host"])
+        #expect(result.warnings.map(\.line) == [2, 4])
+    }
+
+    @Test("A dependency's class is hidden by a same-named class of this module")
+    func ownNamesShadowDependencies() {
+        let result = scan(
+            ["Own.swift": "class Service {}\nfinal class Impl: Service {}"],
+            context: ["Dep.swift": "open class Service: LifecycleModule {}"]
+        )
+        #expect(result.names.isEmpty)
+    }
+
+    @Test("A type named like its module is not shadowed by the manifest's static property")
+    func typeNamedLikeModule() {
+        let sources = ParsedSources([
+            SourceFile(path: "/p/Feature.swift", text: "enum Feature { struct Module: LifecycleModule {} }")
+        ])
+        let text = ManifestGenerator(module: "Feature", mode: .library, paths: ["/p/Feature.swift"], dependencies: [])
+            .generate(sources).text
+        // The list is built in a file-scope function, outside `extension ModuleManifest`.
+        #expect(
+            text.contains("private func _lifecycleModules_Feature() -> [any LifecycleModule.Type] {\n    var modules")
+        )
+        #expect(text.contains("    modules.append(Feature.Module.self)"))
+    }
+
+    @Test("Keyword-named types are backticked in the generated code")
+    func backtickedNames() {
+        let sources = ParsedSources([SourceFile(path: "/p/A.swift", text: "enum `default`: LifecycleModule {}")])
+        let text = ManifestGenerator(module: "M", mode: .library, paths: ["/p/A.swift"], dependencies: []).generate(
+            sources
+        ).text
+        #expect(text.contains("modules.append(`default`.self)"))
+    }
+
+    @Test("The regenerate command quotes a target name with spaces")
+    func quotedCommand() {
+        #expect(ManifestSpec.regenerateCommand(target: "My Feature").hasSuffix("--target 'My Feature'"))
+        #expect(ManifestSpec.regenerateCommand(target: "Feature-A").hasSuffix("--target Feature-A"))
+    }
+
+    @Test("An explicit access level inside a private type does not make the nested type nameable")
+    func privateParentWins() {
+        let result = scan([
+            "A.swift":
+                "private enum P { internal struct Q: LifecycleModule {} }\nprivate extension Outer { internal struct R: LifecycleModule {} }\nstruct Outer {}"
+        ])
+        #expect(result.names == ["Outer.R"])
+        #expect(result.warnings.map(\.line) == [1])
+    }
+
+    @Test("`protocol P where Self: LifecycleModule` is a refinement")
+    func whereSelfRefinement() {
+        let result = scan([
+            "A.swift": "protocol Feature where Self: LifecycleCore.LifecycleModule {}\nstruct A: Feature {}"
+        ])
+        #expect(result.names == ["A"])
+    }
+
+    @Test("Types nested in generic types from elsewhere, and constrained extensions, are reported as generic")
+    func genericOutsideTypes() {
+        let result = scan(
+            [
+                "A.swift": """
+                extension Array { struct X: LifecycleModule {} }
+                extension Box { struct Y: LifecycleModule {} }
+                extension Array: LifecycleModule where Element == Int {}
+                extension Logger { struct Fine: LifecycleModule {} }
+                """
+            ],
+            context: ["Dep.swift": "public struct Box<T> {}\npublic struct Logger {}"]
+        )
+        #expect(result.names == ["Logger.Fine"])
+        #expect(result.warnings.map(\.line) == [1, 2, 3])
+        #expect(result.warnings.allSatisfy { $0.message.contains("is generic") })
+    }
+
+    @Test("Regex literals do not unbalance braces")
+    func regexLiterals() {
+        let result = scan([
+            "A.swift": #"""
+            struct Parser {
+                let open = /\{/
+                let close = #/[}]/#
+                let ratio = 4 / 2
+                struct Inner: LifecycleModule {}
+            }
+            struct After: LifecycleModule {}
+            """#
+        ])
+        #expect(result.names == ["Parser.Inner", "After"])
+        #expect(result.warnings.isEmpty)
     }
 }
