@@ -308,7 +308,8 @@ struct DeclarationParser {
     private mutating func parseTypeList(terminators: Set<Character>, line: Int?) -> [String] {
         var names: [String] = []
         var path: [String] = []
-        var previousLine = line ?? 0
+        // A typealias's right-hand side may start on the line after `=`.
+        var previousLine = line.map { _ in token()?.line ?? 0 } ?? 0
         func finish() {
             if let last = path.last { names.append(last) }
             path = []

@@ -453,4 +453,10 @@ struct ScannerRegressionTests {
         #expect(result.names == ["Parser.Inner", "After"])
         #expect(result.warnings.isEmpty)
     }
+
+    @Test("A typealias whose right-hand side starts on the next line")
+    func multilineTypealias() {
+        let result = scan(["A.swift": "typealias M =\n    LifecycleModule\n    & Sendable\nstruct A: M {}"])
+        #expect(result.names == ["A"])
+    }
 }
