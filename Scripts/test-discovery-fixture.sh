@@ -25,7 +25,7 @@ check() {  # check DESCRIPTION EXPECTED ACTUAL
 
 echo "== build (first build compiles the package and its dependency)"
 swift build > "$work/build1.log" 2>&1 || { cat "$work/build1.log"; echo "FAIL: the fixture does not build"; exit 1; }
-grep -q "Recommendations.swift:13: warning: \`HiddenModule\` conforms to LifecycleModule but cannot be registered" "$work/build1.log" ||
+grep -q "Recommendations.swift:15: warning: \`HiddenModule\` conforms to LifecycleModule but cannot be registered" "$work/build1.log" ||
     { echo "FAIL: no warning for the private conformer"; exit 1; }
 echo "ok: the private conformer is reported with file:line"
 
@@ -40,17 +40,18 @@ entry FeatureA.DebugMenuModule
 entry FeatureB.RecommendationsModule
 entry FeatureB.AuditService
 entry FixtureHost.HostModule"
+# RecommendationsModule (10100) depends on SearchModule (10000): it comes right after it, not before.
 expected_order="order FixtureHost.HostModule
 order FeatureA.SearchModule
+order FeatureB.RecommendationsModule
 order FeatureA.Payments.Gateway
 order FeatureA.AnalyticsModule
-order FeatureB.RecommendationsModule
 order FeatureA.BaseService
 order FeatureB.AuditService
 order FeatureA.DebugMenuModule"
 output=$(run_host)
 check "the host sees exactly the expected modules" "$expected_entries" "$(grep '^entry' <<<"$output")"
-check "in the expected order (priority, then manifest order)" "$expected_order" "$(grep '^order' <<<"$output")"
+check "in the expected order (dependencies, priority, then manifest order)" "$expected_order" "$(grep '^order' <<<"$output")"
 check "the host launches and terminates" "state terminated" "$(grep '^state' <<<"$output")"
 
 echo "== add a module file, edit nothing else"

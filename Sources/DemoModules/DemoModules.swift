@@ -120,8 +120,13 @@ public struct HealthCheckModule: LifecycleModule, DidBecomeActive, WillResignAct
 }
 
 /// Warms the cache from the database once the pool is open; purges it on a memory warning.
-public struct CacheWarmupModule: LifecycleModule, DidFinishLaunching, DidReceiveMemoryWarning, CustomEventHandling {
+///
+/// It depends on the pool: whatever the priorities, the pool launches first and terminates after it.
+public struct CacheWarmupModule: LifecycleModule, DependentModule, DidFinishLaunching, DidReceiveMemoryWarning,
+    CustomEventHandling
+{
     public static let priority: ModulePriority = .normal
+    public static let dependencies: [any LifecycleModule.Type] = [DatabasePoolModule.self]
     let services: DemoServices
 
     public init(context: LifecycleContext) throws {
@@ -129,7 +134,7 @@ public struct CacheWarmupModule: LifecycleModule, DidFinishLaunching, DidReceive
     }
 
     public func didFinishLaunching(_ context: LifecycleContext) -> Bool {
-        // The pool has a higher priority, so it is open by now.
+        // A dependency, so the pool is open by now.
         guard services.database.openConnections > 0 else { return false }
         services.cache.store(services.database.products(count: 128))
         services.console.write("    CacheWarmup: warmed \(services.cache.count) entries from the database")

@@ -42,6 +42,34 @@ extension LifecycleModule {
     public static var moduleName: String { String(reflecting: Self.self) }
 }
 
+/// A module that must start after other modules, and stop before them.
+///
+/// ```swift
+/// struct CacheWarmupModule: LifecycleModule, DependentModule, DidFinishLaunching {
+///     static let priority: ModulePriority = .normal
+///     static let dependencies: [any LifecycleModule.Type] = [DatabasePoolModule.self]
+///     …
+/// }
+/// ```
+///
+/// The order rule: a module never receives a forward event before the modules it depends on, nor a
+/// reverse event after them. Among modules whose dependencies have all been placed, the highest priority
+/// goes first, then manifest order. So a dependency is pulled ahead of a higher-priority dependent, and
+/// priority orders everything dependencies leave free.
+///
+/// Dependencies are metatypes, so they work across targets and packages (the dependency must be visible:
+/// `public` in another module). Naming a type that is not a module is a compile error. A dependency
+/// missing from the manifest, a module depending on itself, and a cycle are `ManifestError`s when the
+/// proxy is built (the cycle's message gives its full path); nothing is delivered.
+///
+/// `@_alwaysEmitConformanceMetadata` keeps conformance records in optimized builds, for the completeness
+/// check, as on ``LifecycleModule``.
+@_alwaysEmitConformanceMetadata
+public protocol DependentModule: LifecycleModule {
+    /// The modules this one depends on. No default: a mistyped declaration must not be silently ignored.
+    static var dependencies: [any LifecycleModule.Type] { get }
+}
+
 /// The host program's own application delegate: the "real" delegate that the proxy stands in front of.
 ///
 /// The delegate adopts the same capability protocols as modules. It receives forward events before

@@ -49,14 +49,93 @@ extension DelegateProxy {
             )
         }
 
-        // Stable: sort by (priority descending, manifest position ascending).
-        return entries.indices
-            .sorted { lhs, rhs in
-                let left = entries[lhs].priority
-                let right = entries[rhs].priority
-                return left != right ? left > right : lhs < rhs
+        return try dependencyOrder(of: entries, manifest: manifest.name).map { entries[$0] }
+    }
+
+    /// The delivery order: dependencies first; among modules whose dependencies are all placed, the
+    /// highest priority, then the lowest manifest position (Kahn's algorithm over a heap).
+    static func dependencyOrder(of entries: [ModuleManifest.Entry], manifest: String) throws(ManifestError) -> [Int] {
+        var position: [ObjectIdentifier: Int] = [:]
+        for (index, entry) in entries.enumerated() { position[ObjectIdentifier(entry.type)] = index }
+
+        // dependencies[i]: the positions module i depends on, in declared order.
+        var dependencies: [[Int]] = Array(repeating: [], count: entries.count)
+        var missing: [(String, String)] = []
+        for (index, entry) in entries.enumerated() {
+            guard let dependent = entry.type as? any DependentModule.Type else { continue }
+            for dependency in dependent.dependencies {
+                let name = dependency.moduleName
+                if ObjectIdentifier(dependency) == ObjectIdentifier(entry.type) {
+                    throw ManifestError(
+                        code: .selfDependency,
+                        modules: [entry.moduleName],
+                        description: "`\(entry.moduleName)` lists itself in its dependencies. A module cannot start "
+                            + "after itself: remove `\(name).self` from `dependencies`."
+                    )
+                }
+                guard let target = position[ObjectIdentifier(dependency)] else {
+                    missing.append((entry.moduleName, name))
+                    continue
+                }
+                if !dependencies[index].contains(target) { dependencies[index].append(target) }
             }
-            .map { entries[$0] }
+        }
+        guard missing.isEmpty else {
+            throw ManifestError(
+                code: .missingDependency,
+                modules: missing.map(\.0),
+                description: missing.map { "`\($0.0)` depends on `\($0.1)`, which is not in manifest `\(manifest)`" }
+                    .joined(separator: "; ")
+                    + ". Nothing was delivered. Add the dependency's module to the manifest (apply ModuleDiscoveryPlugin "
+                    + "to its target, and make sure it is not private or generic), or remove the dependency."
+            )
+        }
+
+        var dependents: [[Int]] = Array(repeating: [], count: entries.count)
+        var waiting = dependencies.map(\.count)
+        for (index, list) in dependencies.enumerated() {
+            for dependency in list { dependents[dependency].append(index) }
+        }
+        var ready = ReadyHeap(entries: entries)
+        for index in entries.indices where waiting[index] == 0 { ready.push(index) }
+        var order: [Int] = []
+        order.reserveCapacity(entries.count)
+        while let next = ready.pop() {
+            order.append(next)
+            for dependent in dependents[next] {
+                waiting[dependent] -= 1
+                if waiting[dependent] == 0 { ready.push(dependent) }
+            }
+        }
+        guard order.count == entries.count else {
+            let cycle = findCycle(dependencies: dependencies, unplaced: Set(entries.indices).subtracting(order))
+            let names = cycle.map { entries[$0].moduleName }
+            let steps = zip(names, names.dropFirst()).map { "`\($0)` depends on `\($1)`" }
+            throw ManifestError(
+                code: .dependencyCycle,
+                modules: names,
+                description: "Dependency cycle: \(names.joined(separator: " → ")). "
+                    + steps.joined(separator: ", ")
+                    + ". No order can start each module after its dependencies, so nothing was delivered. "
+                    + "Remove one dependency of the cycle."
+            )
+        }
+        return order
+    }
+
+    /// A path around one cycle among the unplaced modules, starting and ending at the same module.
+    private static func findCycle(dependencies: [[Int]], unplaced: Set<Int>) -> [Int] {
+        guard var current = unplaced.min() else { return [] }
+        var path: [Int] = []
+        var seenAt: [Int: Int] = [:]
+        while seenAt[current] == nil {
+            seenAt[current] = path.count
+            path.append(current)
+            // Every unplaced module waits on at least one unplaced dependency.
+            guard let next = dependencies[current].first(where: unplaced.contains) else { return path }
+            current = next
+        }
+        return Array(path[seenAt[current]!...]) + [current]
     }
 
     /// Adds the custom-event handlers of `instance` to `routes`, rejecting two handlers for one event.
@@ -78,6 +157,50 @@ extension DelegateProxy {
                 )
             }
             registration.bind(instance, participant.index, &routes)
+        }
+    }
+}
+
+/// Modules ready to be placed, highest priority first, then lowest manifest position.
+private struct ReadyHeap {
+    private let priorities: [Int]
+    private var heap: [Int] = []
+
+    init(entries: [ModuleManifest.Entry]) {
+        priorities = entries.map(\.priority.rawValue)
+    }
+
+    /// Whether module `a` goes before module `b`.
+    private func precedes(_ a: Int, _ b: Int) -> Bool {
+        priorities[a] != priorities[b] ? priorities[a] > priorities[b] : a < b
+    }
+
+    mutating func push(_ index: Int) {
+        heap.append(index)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard precedes(heap[child], heap[parent]) else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    mutating func pop() -> Int? {
+        guard let first = heap.first else { return nil }
+        let last = heap.removeLast()
+        guard !heap.isEmpty else { return first }
+        heap[0] = last
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var best = parent
+            if left < heap.count, precedes(heap[left], heap[best]) { best = left }
+            if right < heap.count, precedes(heap[right], heap[best]) { best = right }
+            guard best != parent else { return first }
+            heap.swapAt(parent, best)
+            parent = best
         }
     }
 }

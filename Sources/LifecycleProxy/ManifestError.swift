@@ -10,6 +10,9 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
             case priorityOutOfRange
             case moduleInitializationFailed
             case duplicateCustomEventHandler
+            case dependencyCycle
+            case missingDependency
+            case selfDependency
         }
 
         private let base: Base
@@ -24,6 +27,12 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
         public static let moduleInitializationFailed = Code(base: .moduleInitializationFailed)
         /// A participant registered two handlers for the same custom event.
         public static let duplicateCustomEventHandler = Code(base: .duplicateCustomEventHandler)
+        /// Modules depend on each other in a cycle; ``ManifestError/modules`` is the cycle's path.
+        public static let dependencyCycle = Code(base: .dependencyCycle)
+        /// A module depends on a module that is not in the manifest.
+        public static let missingDependency = Code(base: .missingDependency)
+        /// A module lists itself among its dependencies.
+        public static let selfDependency = Code(base: .selfDependency)
 
         public var description: String { base.rawValue }
     }

@@ -1,8 +1,8 @@
 import LifecycleCore
 
-struct SearchModule: FeatureModule {
-    static let priority: ModulePriority = .high
-    init(context: LifecycleContext) {}
+public struct SearchModule: FeatureModule {
+    public static let priority: ModulePriority = .high
+    public init(context: LifecycleContext) {}
 }
 
 enum Payments {
