@@ -80,6 +80,7 @@ public struct DatabasePoolModule: LifecycleModule, DidFinishLaunching, DidEnterB
     }
 
     public func didFinishLaunching(_ context: LifecycleContext) async throws -> Bool {
+        try await Task.sleep(for: .milliseconds(5))  // deliberately slow: connecting takes a while
         services.database.open(4)
         services.console.write("    DatabasePool: opened \(services.database.openConnections) connections")
         return true

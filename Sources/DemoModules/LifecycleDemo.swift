@@ -50,6 +50,7 @@ public enum LifecycleDemo {
                 "  = willFinishLaunching \(launch.willFinishLaunching), didFinishLaunching \(launch.didFinishLaunching)"
                     + "; state \(host.state)"
             )
+            printLaunchProfile(of: host, to: console)
 
             console.write("▶ enterBackground()")
             try await host.enterBackground()
@@ -149,6 +150,20 @@ public enum LifecycleDemo {
         }
     }
 
+    /// The launch-time profile from the host's journal, slowest participant first.
+    static func printLaunchProfile(of host: ApplicationHost, to console: DemoConsole) {
+        guard let journal = host.journal else { return }
+        console.write("  Launch profile, slowest first (from host.journal):")
+        let rows = journal.profile(for: [.willFinishLaunching, .didFinishLaunching, .didBecomeActive])
+        for row in rows {
+            let name = String(row.participant.split(separator: ".").last ?? Substring(row.participant))
+            let padded = name + String(repeating: " ", count: max(0, 22 - name.count))
+            let priority = row.priority.map(String.init) ?? "delegate"
+            let calls = row.calls == 1 ? "1 call " : "\(row.calls) calls"
+            console.write("    \(padded) \(priority.padding(8)) \(calls)  \(row.total.microsecondsDescription)")
+        }
+    }
+
     static func describe(_ record: DeliveryRecord) -> String {
         var text = "\(record.event.name) → \(label(record.participant)) (\(record.duration.microsecondsDescription))"
         if let result = record.result { text += " → \(result)" }
@@ -162,5 +177,11 @@ public enum LifecycleDemo {
 
     static func shortName(_ participant: Participant) -> String {
         String(participant.name.split(separator: ".").last ?? Substring(participant.name))
+    }
+}
+
+extension String {
+    fileprivate func padding(_ width: Int) -> String {
+        self + String(repeating: " ", count: max(0, width - count))
     }
 }

@@ -33,9 +33,12 @@ extension ApplicationHost {
         /// What happens when a launch hook throws. Defaults to ``LaunchFailurePolicy/continue``.
         public var launchFailurePolicy: LaunchFailurePolicy
 
-        /// Told about every hook call as it completes, with its duration and result. `nil` (the default)
-        /// skips timing altogether.
+        /// Told about every hook call as it completes, with its duration and result.
         public var onDelivery: DeliveryObserver?
+
+        /// How many deliveries ``ApplicationHost/journal`` keeps (the oldest are dropped first). `0`
+        /// turns the journal off; with no journal and no ``onDelivery``, delivery skips timing altogether.
+        public var journalCapacity: Int
 
         /// Receives the errors of requests nobody awaits: those posted with ``EventEmitter``. The default
         /// writes each to standard error, so no failure goes unseen.
@@ -45,10 +48,12 @@ extension ApplicationHost {
         public init(
             launchFailurePolicy: LaunchFailurePolicy = .continue,
             onDelivery: DeliveryObserver? = nil,
+            journalCapacity: Int = 1_024,
             onUnobservedError: @escaping @Sendable (LifecycleError) -> Void = Configuration.writeToStandardError
         ) {
             self.launchFailurePolicy = launchFailurePolicy
             self.onDelivery = onDelivery
+            self.journalCapacity = journalCapacity
             self.onUnobservedError = onUnobservedError
         }
 

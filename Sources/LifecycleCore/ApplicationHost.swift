@@ -45,6 +45,10 @@ public actor ApplicationHost {
     public nonisolated let configuration: Configuration
     /// The context every participant receives.
     public nonisolated let context: LifecycleContext
+    /// Every delivery this host made, bounded by ``Configuration/journalCapacity`` (`nil` when that is 0).
+    public nonisolated let journal: DeliveryJournal?
+    /// What delivery reports each hook call to: the journal, then ``Configuration/onDelivery``.
+    private nonisolated let observer: DeliveryObserver?
 
     private let dispatcher: any LifecycleDispatcher
     private nonisolated let mailbox: HostMailbox
@@ -65,6 +69,18 @@ public actor ApplicationHost {
         self.mailbox = mailbox
         self.context = context
         self.configuration = configuration
+        let journal = configuration.journalCapacity > 0 ? DeliveryJournal(capacity: configuration.journalCapacity) : nil
+        self.journal = journal
+        switch (journal, configuration.onDelivery) {
+        case (nil, nil): self.observer = nil
+        case (let journal?, nil): self.observer = { journal.record($0) }
+        case (nil, let user?): self.observer = user
+        case (let journal?, let user?):
+            self.observer = { record in
+                journal.record(record)
+                user(record)
+            }
+        }
         mailbox.attach(self)
     }
 
@@ -382,7 +398,7 @@ public actor ApplicationHost {
             return .failure(invalidTransition(request, file, line))
         }
         mailbox.setEventInProgress(.openURL)
-        let outcome = await dispatcher.open(url, observer: configuration.onDelivery)
+        let outcome = await dispatcher.open(url, observer: observer)
         mailbox.setEventInProgress(nil)
         guard outcome.failures.isEmpty else {
             return .failure(hookFailed(request, outcome.failures, result: outcome.result, file, line))
@@ -397,7 +413,7 @@ public actor ApplicationHost {
             return .failure(invalidTransition(request, file, line))
         }
         mailbox.setEventInProgress(lifecycleEvent)
-        let outcome = await dispatcher.deliver(event, observer: configuration.onDelivery)
+        let outcome = await dispatcher.deliver(event, observer: observer)
         mailbox.setEventInProgress(nil)
         guard outcome.failures.isEmpty else {
             return .failure(hookFailed(request, outcome.failures, result: outcome.result as? Bool, file, line))
@@ -408,7 +424,7 @@ public actor ApplicationHost {
     private func deliver(_ event: LifecycleEvent, scope: DeliveryScope = .all) async -> EventOutcome<Bool> {
         mailbox.setEventInProgress(event)
         defer { mailbox.setEventInProgress(nil) }
-        return await dispatcher.deliver(event, scope: scope, observer: configuration.onDelivery)
+        return await dispatcher.deliver(event, scope: scope, observer: observer)
     }
 
     private func invalidTransition(_ request: HostRequest, _ file: String, _ line: Int) -> LifecycleError {

@@ -49,6 +49,8 @@ public struct DeliveryRecord: Sendable, CustomStringConvertible {
     public let event: LifecycleEvent
     /// Who received it.
     public let participant: Participant
+    /// When the hook was called.
+    public let start: ContinuousClock.Instant
     /// How long the hook took, measured with `ContinuousClock`.
     public let duration: Duration
     /// The value the hook returned, for events with a Bool result.
@@ -59,12 +61,14 @@ public struct DeliveryRecord: Sendable, CustomStringConvertible {
     package init(
         event: LifecycleEvent,
         participant: Participant,
+        start: ContinuousClock.Instant,
         duration: Duration,
         result: Bool?,
         error: (any Error)?
     ) {
         self.event = event
         self.participant = participant
+        self.start = start
         self.duration = duration
         self.result = result
         self.error = error

@@ -223,6 +223,7 @@ public final class DelegateProxy: Sendable {
         DeliveryRecord(
             event: event,
             participant: participants[index],
+            start: start,
             duration: start.duration(to: .now),
             result: result,
             error: error

@@ -78,6 +78,7 @@ struct Implementers<Hook: Sendable>: Sendable {
                         DeliveryRecord(
                             event: event,
                             participant: participants[index],
+                            start: start,
                             duration: start.duration(to: .now),
                             result: hasResult ? answer : nil,
                             error: failure

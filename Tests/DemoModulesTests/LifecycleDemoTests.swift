@@ -63,6 +63,20 @@ struct LifecycleDemoTests {
         #expect(transcript.last == "  = state terminated")
     }
 
+    @Test("After launch the demo prints the launch profile from the journal, the deliberately slow pool first")
+    func launchProfile() async throws {
+        let console = DemoConsole(echo: false)
+        _ = await LifecycleDemo.run(console: console, launchOptions: LaunchOptions(arguments: ["lifecycle-demo"]))
+        let transcript = console.transcript
+        let heading = try #require(transcript.firstIndex(of: "  Launch profile, slowest first (from host.journal):"))
+        let rows = transcript[(heading + 1)...].prefix { $0.hasPrefix("    ") && !$0.hasPrefix("    ·") }
+        // The pool sleeps 5 ms while "connecting"; every other launch hook takes microseconds.
+        #expect(rows.first?.hasPrefix("    DatabasePoolModule     5500     1 call ") == true, "\(rows)")
+        // Seven participants have a launch hook: the delegate and every module but DeepLink.
+        #expect(rows.count == 7)
+        #expect(!rows.contains { $0.contains("DeepLinkModule") })
+    }
+
     @Test("The modules' work is visible: the pool opens, the cache warms and the pool closes")
     func modulesDoVisibleWork() async throws {
         let console = DemoConsole(echo: false)

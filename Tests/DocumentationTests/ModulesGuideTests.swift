@@ -109,4 +109,21 @@ struct ModulesGuideTests {
         // README: end
         return messages
     }
+
+    @Test("The journal example reads the launch profile and exports JSON")
+    func journalExample() async throws {
+        let host = try ApplicationHost(manifest: ModuleManifest([CacheModule.self]), launchOptions: LaunchOptions())
+        try await host.launch()
+        try await host.receiveMemoryWarning()  // CacheModule's only hook
+        try await host.waitUntilIdle()  // and the event it posts, which nobody handles
+        // README: read the journal
+        guard let journal = host.journal else { return }  // nil when journalCapacity is 0
+        for row in journal.profile(for: [.willFinishLaunching, .didFinishLaunching]) {
+            print("\(row.participant): \(row.total) in \(row.calls) call(s)")  // slowest first
+        }
+        let json = try journal.exportJSON()  // {"capacity":…,"dropped":…,"entries":[…]}
+        // README: end
+        #expect(String(decoding: json, as: UTF8.self).contains(#""event" : "didReceiveMemoryWarning""#))
+        #expect(journal.entries.map(\.event) == ["didReceiveMemoryWarning"])
+    }
 }
