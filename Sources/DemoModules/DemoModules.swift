@@ -223,3 +223,27 @@ public struct MetricsModule: LifecycleModule, DidBecomeActive, DidEnterBackgroun
         }
     }
 }
+
+/// Ships audit records to a compliance store — in production only. Run the demo with `--profile production`
+/// to enable it; otherwise the plan lists it as disabled, with the reason.
+public struct AuditLogModule: LifecycleModule, EnvironmentGatedModule, DidFinishLaunching, WillTerminate {
+    public static let priority: ModulePriority = .low + 100
+    let services: DemoServices
+
+    public init(context: LifecycleContext) throws {
+        services = try context.demoServices(for: Self.moduleName)
+    }
+
+    public static func enablement(for options: LaunchOptions) -> ModuleEnablement {
+        .onlyInProfiles(["production"], options)
+    }
+
+    public func didFinishLaunching(_ context: LifecycleContext) -> Bool {
+        services.console.write("    AuditLog: shipping audit records to the compliance store")
+        return true
+    }
+
+    public func willTerminate(_ context: LifecycleContext) {
+        services.console.write("    AuditLog: flushed")
+    }
+}

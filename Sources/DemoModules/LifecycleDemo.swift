@@ -138,6 +138,9 @@ public enum LifecycleDemo {
         for participant in host.participants {
             console.write("  \(shortName(participant))  \(participant.priority.map { "\($0)" } ?? "program delegate")")
         }
+        for (name, reason) in host.disabledModules {
+            console.write("  \(String(name.split(separator: ".").last ?? ""))  disabled: \(reason)")
+        }
         console.write("")
         console.write("Launch plan: who receives each event, in delivery order")
         for event in LifecycleEvent.builtinEvents + host.customEvents {

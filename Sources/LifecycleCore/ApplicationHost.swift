@@ -102,6 +102,10 @@ public actor ApplicationHost {
     /// The custom events at least one participant handles, in registration order.
     public nonisolated var customEvents: [LifecycleEvent] { dispatcher.customEvents }
 
+    /// The manifest's modules that are disabled in this environment (see ``EnvironmentGatedModule``), with
+    /// the reason, in manifest order. They are not created and receive nothing.
+    public nonisolated var disabledModules: [(name: String, reason: String)] { dispatcher.disabledModules }
+
     // MARK: - Transitions
 
     /// Launches the application: delivers ``LifecycleEvent/willFinishLaunching``, then

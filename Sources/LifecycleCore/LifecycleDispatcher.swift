@@ -43,6 +43,8 @@ package protocol LifecycleDispatcher: Sendable {
     var participants: [Participant] { get }
     /// The custom events at least one participant handles, in registration order.
     var customEvents: [LifecycleEvent] { get }
+    /// The manifest's modules disabled in this environment, with the reason.
+    var disabledModules: [(name: String, reason: String)] { get }
     /// The participants that implement `event`, in delivery order.
     func plan(for event: LifecycleEvent) -> [Participant]
     /// Delivers a built-in event that carries no argument (every built-in event but open-URL).

@@ -38,6 +38,13 @@ public struct ModuleManifest: Sendable {
         self.entries = modules.map { Entry(type: $0, source: name) }
     }
 
+    /// Creates a manifest from entries that keep the manifest they came from.
+    public init(name: String, entries: [Entry], sourceModules: [String] = []) {
+        self.name = name
+        self.entries = entries
+        self.sourceModules = sourceModules
+    }
+
     /// Creates a manifest that lists the entries of `manifests`, one manifest after another.
     public init(name: String = "manifest", combining manifests: [ModuleManifest]) {
         self.name = name

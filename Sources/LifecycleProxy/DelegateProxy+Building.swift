@@ -3,9 +3,31 @@ import LifecycleCore
 extension DelegateProxy {
     /// Checks the manifest and returns its entries in delivery order: priority, highest first; equal
     /// priorities in manifest order.
-    static func validatedOrder(of manifest: ModuleManifest) throws(ManifestError) -> [ModuleManifest.Entry] {
+    /// Splits the manifest into the modules enabled with `options` and the disabled ones, with reasons.
+    static func gate(
+        _ manifest: ModuleManifest,
+        options: LaunchOptions
+    ) -> (ModuleManifest, [(name: String, reason: String)]) {
+        var disabled: [(name: String, reason: String)] = []
+        var enabled: [ModuleManifest.Entry] = []
+        for entry in manifest.entries {
+            if let gated = entry.type as? any EnvironmentGatedModule.Type,
+                let reason = gated.enablement(for: options).disabledReason
+            {
+                disabled.append((entry.moduleName, reason))
+            } else {
+                enabled.append(entry)
+            }
+        }
+        return (ModuleManifest(name: manifest.name, entries: enabled, sourceModules: manifest.sourceModules), disabled)
+    }
+
+    static func validatedOrder(
+        of manifest: ModuleManifest,
+        disabled: [(name: String, reason: String)] = []
+    ) throws(ManifestError) -> [ModuleManifest.Entry] {
         let entries = manifest.entries
-        guard !entries.isEmpty else {
+        guard !entries.isEmpty || !disabled.isEmpty else {
             throw ManifestError(
                 code: .emptyManifest,
                 modules: [],
@@ -49,12 +71,16 @@ extension DelegateProxy {
             )
         }
 
-        return try dependencyOrder(of: entries, manifest: manifest.name).map { entries[$0] }
+        return try dependencyOrder(of: entries, manifest: manifest.name, disabled: disabled).map { entries[$0] }
     }
 
     /// The delivery order: dependencies first; among modules whose dependencies are all placed, the
     /// highest priority, then the lowest manifest position (Kahn's algorithm over a heap).
-    static func dependencyOrder(of entries: [ModuleManifest.Entry], manifest: String) throws(ManifestError) -> [Int] {
+    static func dependencyOrder(
+        of entries: [ModuleManifest.Entry],
+        manifest: String,
+        disabled: [(name: String, reason: String)] = []
+    ) throws(ManifestError) -> [Int] {
         var position: [ObjectIdentifier: Int] = [:]
         for (index, entry) in entries.enumerated() { position[ObjectIdentifier(entry.type)] = index }
 
@@ -81,11 +107,18 @@ extension DelegateProxy {
             }
         }
         guard missing.isEmpty else {
+            let reasons = Dictionary(disabled.map { ($0.name, $0.reason) }) { first, _ in first }
             throw ManifestError(
                 code: .missingDependency,
                 modules: missing.map(\.0),
-                description: missing.map { "`\($0.0)` depends on `\($0.1)`, which is not in manifest `\(manifest)`" }
-                    .joined(separator: "; ")
+                description: missing.map { dependent, dependency in
+                    if let reason = reasons[dependency] {
+                        return "`\(dependent)` depends on `\(dependency)`, which is disabled (\(reason)); make "
+                            + "`\(dependent)` an EnvironmentGatedModule with the same rule"
+                    }
+                    return "`\(dependent)` depends on `\(dependency)`, which is not in manifest `\(manifest)`"
+                }
+                .joined(separator: "; ")
                     + ". Nothing was delivered. Add the dependency's module to the manifest (apply ModuleDiscoveryPlugin "
                     + "to its target, and make sure it is not private or generic), or remove the dependency."
             )

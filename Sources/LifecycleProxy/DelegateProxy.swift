@@ -29,6 +29,8 @@ public final class DelegateProxy: Sendable {
     public let participants: [Participant]
     /// The custom events at least one participant handles, in registration order.
     public let customEvents: [LifecycleEvent]
+    /// The manifest's modules that are disabled in this environment, with the reason, in manifest order.
+    public let disabledModules: [(name: String, reason: String)]
     /// The context every participant receives.
     public let context: LifecycleContext
 
@@ -62,7 +64,9 @@ public final class DelegateProxy: Sendable {
         delegate: (any ApplicationDelegate)?,
         context: LifecycleContext
     ) throws(ManifestError) {
-        let ordered = try Self.validatedOrder(of: manifest)
+        let (enabledManifest, disabled) = Self.gate(manifest, options: context.launchOptions)
+        let ordered = try Self.validatedOrder(of: enabledManifest, disabled: disabled)
+        self.disabledModules = disabled
 
         // Create each module once, in delivery order, and report every initializer that throws.
         var modules: [any LifecycleModule] = []

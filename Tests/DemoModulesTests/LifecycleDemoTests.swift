@@ -97,7 +97,7 @@ struct LifecycleDemoTests {
             ModuleManifest.DemoModules.entries.map(\.moduleName) == [
                 "DemoModules.ConfigurationModule", "DemoModules.LoggingModule", "DemoModules.DatabasePoolModule",
                 "DemoModules.HealthCheckModule", "DemoModules.CacheWarmupModule", "DemoModules.DeepLinkModule",
-                "DemoModules.MetricsModule",
+                "DemoModules.MetricsModule", "DemoModules.AuditLogModule",
             ]
         )
         #expect(ModuleManifest.DemoModules.sourceModules == ["DemoModules"])
@@ -113,7 +113,12 @@ struct LifecycleDemoTests {
         let console = DemoConsole(echo: false)
         #expect(LifecycleDemo.plan(console: console) == 0)
         let transcript = console.transcript
-        #expect(transcript.first == "Discovered 7 modules in DemoModules:")
+        #expect(transcript.first == "Discovered 8 modules in DemoModules:")
+        #expect(
+            transcript.contains(
+                "  AuditLogModule  disabled: enabled only in profile production; the launch profile is not set"
+            )
+        )
         #expect(transcript.contains("  DemoModules.ConfigurationModule  priority 11000"))
         #expect(
             transcript.contains {
@@ -121,6 +126,18 @@ struct LifecycleDemoTests {
             }
         )
         #expect(!transcript.contains { $0.hasPrefix("  ✓ ") })
+    }
+
+    @Test("With --profile production the gated audit log takes part")
+    func productionProfile() async throws {
+        let console = DemoConsole(echo: false)
+        let status = await LifecycleDemo.run(
+            console: console,
+            launchOptions: LaunchOptions(arguments: ["lifecycle-demo", "--profile", "production"])
+        )
+        #expect(status == 0)
+        #expect(console.transcript.contains("    AuditLog: shipping audit records to the compliance store"))
+        #expect(console.transcript.contains { $0.hasPrefix("  ✓ willTerminate → AuditLogModule [1100]") })
     }
 
     @Test("A demo module created without its services fails with an error that names it")

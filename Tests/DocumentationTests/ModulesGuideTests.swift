@@ -59,6 +59,21 @@ struct CacheModule: LifecycleModule, DidReceiveMemoryWarning {
 }
 // README: end
 
+// README: environment gating
+struct DebugMenuModule: LifecycleModule, EnvironmentGatedModule {
+    static let priority: ModulePriority = .low
+    init(context: LifecycleContext) {}
+
+    static func enablement(for options: LaunchOptions) -> ModuleEnablement {
+        #if DEBUG
+        return options.profile == "production" ? .disabled("never in production") : .enabled
+        #else
+        return .disabled("debug builds only")
+        #endif
+    }
+}
+// README: end
+
 @Suite("Docs/Modules.md examples")
 struct ModulesGuideTests {
     @Test("Sending a custom event and posting one from a hook both reach the handler, in order")
@@ -125,5 +140,14 @@ struct ModulesGuideTests {
         // README: end
         #expect(String(decoding: json, as: UTF8.self).contains(#""event" : "didReceiveMemoryWarning""#))
         #expect(journal.entries.map(\.event) == ["didReceiveMemoryWarning"])
+    }
+
+    @Test("The gating example is disabled in production, with its reason")
+    func gatingExample() throws {
+        let host = try ApplicationHost(
+            manifest: ModuleManifest([DebugMenuModule.self]),
+            launchOptions: LaunchOptions(arguments: ["app", "--profile", "production"])
+        )
+        #expect(host.disabledModules.map(\.reason) == ["never in production"])
     }
 }
