@@ -86,6 +86,7 @@ let package = Package(
             dependencies: [
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
+                .target(name: "LifecycleTesting"),
             ]
         ),
         .testTarget(

@@ -30,8 +30,45 @@ extension ApplicationHost {
             public var description: String { base.rawValue }
         }
 
+        /// What a host does when a hook runs past its time budget.
+        public struct TimeoutPolicy: Hashable, Sendable, CustomStringConvertible {
+            private enum Base: String, Hashable, Sendable {
+                case degrade
+                case fail
+            }
+
+            private let base: Base
+
+            /// Abandon the slow hook, mark its module degraded (``ApplicationHost/degradedModules``), and go
+            /// on with the next participant. The timeout is reported like a hook that threw, as a
+            /// ``HookTimeout`` in ``LifecycleError/Code/hookFailed``. The default.
+            public static let degrade = TimeoutPolicy(base: .degrade)
+            /// Abandon the slow hook and stop the request there: later participants and events of the
+            /// request are not delivered, and it throws ``LifecycleError/Code/timedOut``. In launch, this
+            /// aborts with a rollback.
+            public static let fail = TimeoutPolicy(base: .fail)
+
+            public var description: String { base.rawValue }
+        }
+
         /// What happens when a launch hook throws. Defaults to ``LaunchFailurePolicy/continue``.
         public var launchFailurePolicy: LaunchFailurePolicy
+
+        /// The clock time limits are measured on. `ContinuousClock` by default; tests pass a virtual clock
+        /// (`LifecycleTesting.VirtualClock`) so they take no real time.
+        public var clock: any Clock<Duration>
+        /// The budget of every hook unless its event or its module sets one; `nil` for no limit. 30 s by
+        /// default.
+        public var hookBudget: Duration?
+        /// Budgets for particular events, overriding ``hookBudget``. A module's own budget
+        /// (``TimeBudgetedModule``) overrides both.
+        public var eventBudgets: [LifecycleEvent: Duration]
+        /// What happens when a hook runs past its budget. Defaults to ``TimeoutPolicy/degrade``.
+        public var timeoutPolicy: TimeoutPolicy
+        /// The most `terminate()` may take in all, so a hanging module cannot keep the process alive:
+        /// past it, the hooks still to run are abandoned, the host is `terminated`, and it throws
+        /// ``LifecycleError/Code/deadlineExceeded``. 60 s by default; `nil` for none.
+        public var terminateDeadline: Duration?
 
         /// Told about every hook call as it completes, with its duration and result.
         public var onDelivery: DeliveryObserver?
@@ -47,11 +84,21 @@ extension ApplicationHost {
         /// Creates a configuration.
         public init(
             launchFailurePolicy: LaunchFailurePolicy = .continue,
+            clock: any Clock<Duration> = ContinuousClock(),
+            hookBudget: Duration? = .seconds(30),
+            eventBudgets: [LifecycleEvent: Duration] = [:],
+            timeoutPolicy: TimeoutPolicy = .degrade,
+            terminateDeadline: Duration? = .seconds(60),
             onDelivery: DeliveryObserver? = nil,
             journalCapacity: Int = 1_024,
             onUnobservedError: @escaping @Sendable (LifecycleError) -> Void = Configuration.writeToStandardError
         ) {
             self.launchFailurePolicy = launchFailurePolicy
+            self.clock = clock
+            self.hookBudget = hookBudget
+            self.eventBudgets = eventBudgets
+            self.timeoutPolicy = timeoutPolicy
+            self.terminateDeadline = terminateDeadline
             self.onDelivery = onDelivery
             self.journalCapacity = journalCapacity
             self.onUnobservedError = onUnobservedError

@@ -49,6 +49,12 @@ public actor ApplicationHost {
     public nonisolated let journal: DeliveryJournal?
     /// What delivery reports each hook call to: the journal, then ``Configuration/onDelivery``.
     private nonisolated let observer: DeliveryObserver?
+    /// The configured clock, opened once.
+    private nonisolated let time: ClockFunctions
+
+    /// The participants whose hooks ran past their budget, in the order it happened. They still receive
+    /// events; the mark is for health checks and readiness.
+    public private(set) var degradedModules: [Participant] = []
 
     private let dispatcher: any LifecycleDispatcher
     private nonisolated let mailbox: HostMailbox
@@ -69,6 +75,7 @@ public actor ApplicationHost {
         self.mailbox = mailbox
         self.context = context
         self.configuration = configuration
+        self.time = ClockFunctions(configuration.clock)
         let journal = configuration.journalCapacity > 0 ? DeliveryJournal(capacity: configuration.journalCapacity) : nil
         self.journal = journal
         switch (journal, configuration.onDelivery) {
@@ -342,7 +349,38 @@ public actor ApplicationHost {
         var failures: [HookFailure] = []
         for (state, event) in plan.steps {
             setState(state)
-            failures += await deliver(event).failures
+            let delivery = await deliver(
+                event,
+                deadline: event == .willTerminate ? configuration.terminateDeadline : nil
+            )
+            failures += delivery.outcome.failures
+            if !delivery.abandoned.isEmpty {
+                setState(plan.final)
+                var error = LifecycleError(
+                    code: .deadlineExceeded,
+                    request: request,
+                    state: plan.final,
+                    failures: failures,
+                    file: file,
+                    line: line
+                )
+                error.abandoned = delivery.abandoned
+                return .failure(error)
+            }
+            if delivery.stopped {
+                // A timeout under `.fail`: the request ends here. Termination cannot stay half done.
+                if plan.final == .terminated { setState(.terminated) }
+                return .failure(
+                    LifecycleError(
+                        code: .timedOut,
+                        request: request,
+                        state: currentState,
+                        failures: failures,
+                        file: file,
+                        line: line
+                    )
+                )
+            }
         }
         setState(plan.final)
         return failures.isEmpty ? .success(()) : .failure(hookFailed(request, failures, result: nil, file, line))
@@ -357,10 +395,13 @@ public actor ApplicationHost {
         var failures: [HookFailure] = []
         var results: [Bool] = []
         for (pass, event) in [LifecycleEvent.willFinishLaunching, .didFinishLaunching].enumerated() {
-            let outcome = await deliver(event, scope: abortOnFailure ? .untilFirstFailure : .all)
+            let delivery = await deliver(event, scope: abortOnFailure ? .untilFirstFailure : .all)
+            let outcome = delivery.outcome
             failures += outcome.failures
             results.append(outcome.result)
-            if abortOnFailure, let failure = outcome.failures.first {
+            // Abort on the first failure under `.abort`; a timeout under `.fail` aborts launch as a whole.
+            let failed = delivery.stopped ? outcome.failures.last : abortOnFailure ? outcome.failures.first : nil
+            if let failure = failed {
                 // Launch reached everyone before the failing participant; in the second pass, everyone
                 // had already passed the first. The failing participant threw, so it cleans up itself.
                 let failed = failure.participant.index
@@ -369,7 +410,7 @@ public actor ApplicationHost {
             }
         }
         setState(.active)
-        failures += await deliver(.didBecomeActive).failures
+        failures += await deliver(.didBecomeActive).outcome.failures
         let result = LaunchResult(willFinishLaunching: results[0], didFinishLaunching: results[1])
         guard failures.isEmpty else {
             var error = hookFailed(.launch, failures, result: nil, file, line)
@@ -383,17 +424,19 @@ public actor ApplicationHost {
     private func rollBack(reached: Set<Int>, failures: [HookFailure], file: String, line: Int) async -> LifecycleError {
         setState(.terminating)
         let rolledBack = plan(for: .willTerminate).filter { reached.contains($0.index) }
-        let outcome = await deliver(.willTerminate, scope: .only(reached))
+        let delivery = await deliver(.willTerminate, scope: .only(reached), deadline: configuration.terminateDeadline)
         setState(.terminated)
-        return LifecycleError(
+        var error = LifecycleError(
             code: .launchAborted,
             request: .launch,
             state: .terminated,
-            failures: failures + outcome.failures,
+            failures: failures + delivery.outcome.failures,
             rolledBack: rolledBack,
             file: file,
             line: line
         )
+        error.abandoned = delivery.abandoned
+        return error
     }
 
     private func runOpenURL(_ url: URL, file: String, line: Int) async -> Result<Bool, LifecycleError> {
@@ -402,8 +445,30 @@ public actor ApplicationHost {
             return .failure(invalidTransition(request, file, line))
         }
         mailbox.setEventInProgress(.openURL)
-        let outcome = await dispatcher.open(url, observer: observer)
+        let dispatcher = self.dispatcher
+        let observer = self.observer
+        let delivery = await limited(
+            .openURL,
+            direct: { await dispatcher.open(url, observer: observer, from: 0, supervisor: nil) },
+            combine: { booleanResult(.openURL, $0) },
+            run: { from, supervisor in
+                _ = await dispatcher.open(url, observer: observer, from: from, supervisor: supervisor)
+            }
+        )
         mailbox.setEventInProgress(nil)
+        let outcome = delivery.outcome
+        if delivery.stopped {
+            return .failure(
+                LifecycleError(
+                    code: .timedOut,
+                    request: request,
+                    state: currentState,
+                    failures: outcome.failures,
+                    file: file,
+                    line: line
+                )
+            )
+        }
         guard outcome.failures.isEmpty else {
             return .failure(hookFailed(request, outcome.failures, result: outcome.result, file, line))
         }
@@ -417,18 +482,230 @@ public actor ApplicationHost {
             return .failure(invalidTransition(request, file, line))
         }
         mailbox.setEventInProgress(lifecycleEvent)
-        let outcome = await dispatcher.deliver(event, observer: observer)
+        let dispatcher = self.dispatcher
+        let observer = self.observer
+        let delivery = await limited(
+            lifecycleEvent,
+            direct: { await dispatcher.deliver(event, observer: observer, from: 0, supervisor: nil) },
+            combine: { answers in
+                answers.compactMap { $0 as? E.Result }.reduce(nil) { soFar, next in
+                    soFar.map { E.Result.combine($0, next) } ?? next
+                }
+                    ?? E.Result.unanswered
+            },
+            run: { from, supervisor in
+                _ = await dispatcher.deliver(event, observer: observer, from: from, supervisor: supervisor)
+            }
+        )
         mailbox.setEventInProgress(nil)
+        let outcome = delivery.outcome
+        if delivery.stopped {
+            return .failure(
+                LifecycleError(
+                    code: .timedOut,
+                    request: request,
+                    state: currentState,
+                    failures: outcome.failures,
+                    file: file,
+                    line: line
+                )
+            )
+        }
         guard outcome.failures.isEmpty else {
             return .failure(hookFailed(request, outcome.failures, result: outcome.result as? Bool, file, line))
         }
         return .success(outcome.result)
     }
 
-    private func deliver(_ event: LifecycleEvent, scope: DeliveryScope = .all) async -> EventOutcome<Bool> {
+    /// Delivers a built-in event without an argument, under the time limits.
+    private func deliver(
+        _ event: LifecycleEvent,
+        scope: DeliveryScope = .all,
+        deadline: Duration? = nil
+    ) async -> LimitedDelivery<Bool> {
         mailbox.setEventInProgress(event)
         defer { mailbox.setEventInProgress(nil) }
-        return await dispatcher.deliver(event, scope: scope, observer: observer)
+        let dispatcher = self.dispatcher
+        let observer = self.observer
+        return await limited(
+            event,
+            scope: scope,
+            deadline: deadline,
+            direct: { await dispatcher.deliver(event, scope: scope, observer: observer, from: 0, supervisor: nil) },
+            combine: { booleanResult(event, $0) },
+            run: { from, supervisor in
+                _ = await dispatcher.deliver(
+                    event,
+                    scope: scope,
+                    observer: observer,
+                    from: from,
+                    supervisor: supervisor
+                )
+            }
+        )
+    }
+
+    // MARK: - Time limits
+
+    /// Delivers an event under its time budgets.
+    ///
+    /// With no budget and no deadline, `direct` delivers inline, as fast as the proxy can. Otherwise one
+    /// runner task walks the participants (still one inline loop) while one watchdog sleeps until the
+    /// current hook's deadline. A hook past its budget is abandoned — the runner is cancelled and
+    /// superseded, so it stops when that hook returns, if ever — its module is marked degraded, and a new
+    /// runner goes on from the next participant (or the request stops, under `.fail` or when launch aborts
+    /// on failure). Past the overall `deadline`, everything not yet done is abandoned.
+    private func limited<R: Sendable>(
+        _ event: LifecycleEvent,
+        scope: DeliveryScope = .all,
+        deadline: Duration? = nil,
+        direct: () async -> EventOutcome<R>,
+        combine: @escaping ([any Sendable]) -> R,
+        run: @escaping @Sendable (_ from: Int, _ supervisor: any DeliverySupervisor) async -> Void
+    ) async -> LimitedDelivery<R> {
+        let plan = dispatcher.plan(for: event)
+        let budgets = plan.map {
+            dispatcher.moduleBudget($0, for: event) ?? configuration.eventBudgets[event] ?? configuration.hookBudget
+        }
+        guard deadline != nil || budgets.contains(where: { $0 != nil }) else {
+            return LimitedDelivery(outcome: await direct(), stopped: false, abandoned: [])
+        }
+        let inScope: (Participant) -> Bool = { participant in
+            if case .only(let allowed) = scope { return allowed.contains(participant.index) }
+            return true
+        }
+        let stopOnFailure: Bool
+        if case .untilFirstFailure = scope { stopOnFailure = true } else { stopOnFailure = false }
+
+        let shared = DeliverySupervision.SharedState()
+        let time = self.time
+        let absoluteDeadline = deadline.map { time.now() + $0 }
+        var from = 0
+        var generation = 0
+        var timeouts: [(position: Int, failure: HookFailure)] = []
+        var abandoned: [Participant] = []
+        var stopped = false
+        supervision: while from < plan.count {
+            let supervisor = DeliverySupervision(time: time, shared: shared, generation: generation)
+            let ending = PendingReply<WatchEnding>()
+            let start = from
+            let runner = Task { @Sendable in
+                await run(start, supervisor)
+                ending.resolve(.success(.finished))
+            }
+            let watchdog = Task { @Sendable in
+                await Self.watch(shared, time: time, budgets: budgets, deadline: absoluteDeadline, ending: ending)
+            }
+            let result = await withCheckedContinuation { ending.wait($0) }
+            watchdog.cancel()
+            guard case .success(let end) = result else { break }
+            switch end {
+            case .finished:
+                break supervision
+            case .timedOut(let position, let elapsed):
+                runner.cancel()
+                generation = shared.supersede()
+                let participant = plan[position]
+                let timeout = HookTimeout(
+                    participant: participant.name,
+                    event: event,
+                    budget: budgets[position] ?? .zero,
+                    elapsed: elapsed
+                )
+                timeouts.append((position, HookFailure(participant: participant, event: event, error: timeout)))
+                report(timeout, of: participant)
+                if !degradedModules.contains(participant) { degradedModules.append(participant) }
+                if stopOnFailure || configuration.timeoutPolicy == .fail {
+                    stopped = true
+                    break supervision
+                }
+                from = position + 1
+            case .deadline(let position, let elapsed):
+                runner.cancel()
+                _ = shared.supersede()
+                let done = Set(shared.answers.map(\.position))
+                if let position {
+                    let participant = plan[position]
+                    let timeout = HookTimeout(
+                        participant: participant.name,
+                        event: event,
+                        budget: deadline ?? .zero,
+                        elapsed: elapsed
+                    )
+                    timeouts.append((position, HookFailure(participant: participant, event: event, error: timeout)))
+                    report(timeout, of: participant)
+                }
+                abandoned = plan.indices
+                    .filter { $0 >= from && !done.contains($0) && inScope(plan[$0]) }
+                    .map { plan[$0] }
+                break supervision
+            }
+        }
+        shared.finish()
+        let answers = shared.answers
+        var failures = answers.compactMap { answer in
+            answer.failure.map {
+                (answer.position, HookFailure(participant: plan[answer.position], event: event, error: $0))
+            }
+        }
+        failures += timeouts
+        failures.sort { $0.0 < $1.0 }
+        let outcome = EventOutcome(
+            event: event,
+            result: combine(answers.filter { $0.failure == nil }.compactMap(\.answer)),
+            failures: failures.map(\.1),
+            delivered: answers.count + timeouts.count
+        )
+        return LimitedDelivery(outcome: outcome, stopped: stopped, abandoned: abandoned)
+    }
+
+    /// Tells the journal and ``Configuration/onDelivery`` about a hook abandoned on a timeout: it never
+    /// completes, so the fan-out cannot.
+    private func report(_ timeout: HookTimeout, of participant: Participant) {
+        observer?(
+            DeliveryRecord(
+                event: timeout.event,
+                participant: participant,
+                start: .now - timeout.elapsed,
+                duration: timeout.elapsed,
+                result: nil,
+                error: timeout
+            )
+        )
+    }
+
+    /// Sleeps until the current hook's deadline (or, between hooks, the shortest budget) and reports the
+    /// first hook past its budget, or the overall deadline. Wakes about once per event in practice: hooks
+    /// take microseconds, budgets seconds.
+    private static func watch(
+        _ shared: DeliverySupervision.SharedState,
+        time: ClockFunctions,
+        budgets: [Duration?],
+        deadline: Duration?,
+        ending: PendingReply<WatchEnding>
+    ) async {
+        let shortest = budgets.compactMap { $0 }.min()
+        while !Task.isCancelled {
+            let now = time.now()
+            let current = shared.current
+            if let deadline, now >= deadline {
+                ending.resolve(.success(.deadline(current?.position, current.map { now - $0.start } ?? .zero)))
+                return
+            }
+            var wake = deadline
+            if let current, let budget = budgets[current.position] {
+                let due = current.start + budget
+                if now >= due {
+                    ending.resolve(.success(.timedOut(current.position, now - current.start)))
+                    return
+                }
+                wake = min(wake ?? due, due)
+            } else if let shortest {
+                wake = min(wake ?? now + shortest, now + shortest)
+            }
+            guard let wake else { return }
+            do { try await time.sleep(wake) } catch { return }
+        }
     }
 
     private func invalidTransition(_ request: HostRequest, _ file: String, _ line: Int) -> LifecycleError {
@@ -452,6 +729,29 @@ public actor ApplicationHost {
             line: line
         )
     }
+}
+
+/// What a delivery under time limits produced.
+private struct LimitedDelivery<R: Sendable> {
+    var outcome: EventOutcome<R>
+    /// A timeout stopped the request (`.fail`, or launch aborting on failure).
+    var stopped: Bool
+    /// Participants abandoned at the overall deadline.
+    var abandoned: [Participant]
+}
+
+/// How a watchdog or a runner ended one supervised run.
+private enum WatchEnding: Sendable {
+    case finished
+    case timedOut(Int, Duration)
+    case deadline(Int?, Duration)
+}
+
+/// The combined result of a built-in event from its participants' answers.
+private func booleanResult(_ event: LifecycleEvent, _ answers: [any Sendable]) -> Bool {
+    guard case .anyTrue(let whenUnanswered) = event.resultRule else { return false }
+    let bools = answers.compactMap { $0 as? Bool }
+    return bools.isEmpty ? whenUnanswered : bools.contains(true)
 }
 
 /// The results of the two launch events.

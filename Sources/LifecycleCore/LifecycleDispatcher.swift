@@ -48,13 +48,30 @@ package protocol LifecycleDispatcher: Sendable {
     /// The participants that implement `event`, in delivery order.
     func plan(for event: LifecycleEvent) -> [Participant]
     /// Delivers a built-in event that carries no argument (every built-in event but open-URL).
+    ///
+    /// Delivery starts at position `from` of the event's plan; `supervisor`, when set, is told about each
+    /// hook call and can stop the loop (see ``DeliverySupervisor``).
     func deliver(
         _ event: LifecycleEvent,
         scope: DeliveryScope,
-        observer: DeliveryObserver?
+        observer: DeliveryObserver?,
+        from: Int,
+        supervisor: (any DeliverySupervisor)?
     ) async -> EventOutcome<Bool>
     /// Delivers open-URL.
-    func open(_ url: URL, observer: DeliveryObserver?) async -> EventOutcome<Bool>
+    func open(
+        _ url: URL,
+        observer: DeliveryObserver?,
+        from: Int,
+        supervisor: (any DeliverySupervisor)?
+    ) async -> EventOutcome<Bool>
     /// Delivers a custom event.
-    func deliver<E: CustomEvent>(_ event: E, observer: DeliveryObserver?) async -> EventOutcome<E.Result>
+    func deliver<E: CustomEvent>(
+        _ event: E,
+        observer: DeliveryObserver?,
+        from: Int,
+        supervisor: (any DeliverySupervisor)?
+    ) async -> EventOutcome<E.Result>
+    /// The participant's own budget for `event` (``TimeBudgetedModule``), or `nil`.
+    func moduleBudget(_ participant: Participant, for event: LifecycleEvent) -> Duration?
 }

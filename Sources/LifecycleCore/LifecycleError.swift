@@ -20,6 +20,8 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
             case reentrantCall
             case cancelled
             case invalidRequest
+            case timedOut
+            case deadlineExceeded
         }
 
         private let base: Base
@@ -45,6 +47,12 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
         /// The request cannot be posted: `send(_:)` of a custom event needs the event value, and
         /// `waitUntilIdle()` is not a request. Nothing was delivered.
         public static let invalidRequest = Code(base: .invalidRequest)
+        /// A hook ran past its budget under ``ApplicationHost/Configuration/TimeoutPolicy/fail``: the request
+        /// stopped there. ``LifecycleError/failures`` holds the ``HookTimeout``.
+        public static let timedOut = Code(base: .timedOut)
+        /// `terminate()` ran past ``ApplicationHost/Configuration/terminateDeadline``: the hooks still to
+        /// run were abandoned (``LifecycleError/abandoned``) and the host is terminated.
+        public static let deadlineExceeded = Code(base: .deadlineExceeded)
 
         public var description: String { base.rawValue }
     }
@@ -65,6 +73,9 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
     /// For ``Code/launchAborted``: the participants that received `willTerminate` in the rollback, in
     /// order.
     public let rolledBack: [Participant]
+    /// For ``Code/deadlineExceeded``: the participants whose `willTerminate` was abandoned (the one running
+    /// at the deadline, then those never reached).
+    public package(set) var abandoned: [Participant] = []
     /// For ``Code/reentrantCall``: the event whose delivery was in progress.
     public let eventInProgress: LifecycleEvent?
     /// Where the failing host method was called.
@@ -143,6 +154,15 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
         case .cancelled:
             return "The task awaiting \(request) was cancelled, so it stopped waiting. The request stays queued "
                 + "and will still be delivered; its errors go to configuration.onUnobservedError. "
+                + "(at \(file):\(line))"
+        case .timedOut:
+            return "\(request) stopped: " + failures.map(\.description).joined(separator: "; ")
+                + ". The timeout policy is .fail, so nothing more of the request was delivered; the host is "
+                + "\(state). Use .degrade to go on without the slow module. (at \(file):\(line))"
+        case .deadlineExceeded:
+            let names = abandoned.map(\.name).joined(separator: ", ")
+            return "terminate() ran past its deadline; abandoned willTerminate of: \(names). The host is "
+                + "terminated. Make those hooks return sooner, or raise configuration.terminateDeadline. "
                 + "(at \(file):\(line))"
         case .invalidRequest:
             return "\(request) cannot be posted: post the custom event value itself, "

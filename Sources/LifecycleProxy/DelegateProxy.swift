@@ -44,6 +44,8 @@ public final class DelegateProxy: Sendable {
     private let didReceiveMemoryWarning: Implementers<any DidReceiveMemoryWarning>
     private let openURL: Implementers<any OpenURL>
     private let customRoutes: [ObjectIdentifier: any AnyCustomRoute]
+    /// The module types with their own budgets, by participant index.
+    private let budgeted: [Int: any TimeBudgetedModule.Type]
 
     /// Builds a proxy that stands on its own, outside an `ApplicationHost` (for tests and
     /// benchmarks). Its participants' `LifecycleContext.events` belong to no host.
@@ -101,6 +103,13 @@ public final class DelegateProxy: Sendable {
         }
 
         self.participants = table.map(\.participant)
+        var budgeted: [Int: any TimeBudgetedModule.Type] = [:]
+        for (participant, instance) in table {
+            if let type = type(of: instance) as? any TimeBudgetedModule.Type, !participant.isDelegate {
+                budgeted[participant.index] = type
+            }
+        }
+        self.budgeted = budgeted
         self.context = context
         self.willFinishLaunching = Implementers(table, .forward) { $0 as? any WillFinishLaunching }
         self.didFinishLaunching = Implementers(table, .forward) { $0 as? any DidFinishLaunching }
@@ -159,15 +168,24 @@ public final class DelegateProxy: Sendable {
         _ event: LifecycleEvent,
         observer: DeliveryObserver? = nil
     ) async -> EventOutcome<Bool> {
-        await deliver(event, scope: .all, observer: observer)
+        await deliver(event, scope: .all, observer: observer, from: 0, supervisor: nil)
     }
 
     /// Delivers `LifecycleEvent.openURL` for `url` to every implementer. SPI, like ``deliver(_:observer:)``.
     ///
     /// - Returns: An outcome whose result is `true` if any participant handled the URL.
     @_spi(Dispatch) public func open(_ url: URL, observer: DeliveryObserver? = nil) async -> EventOutcome<Bool> {
+        await open(url, observer: observer, from: 0, supervisor: nil)
+    }
+
+    package func open(
+        _ url: URL,
+        observer: DeliveryObserver?,
+        from start: Int,
+        supervisor: (any DeliverySupervisor)?
+    ) async -> EventOutcome<Bool> {
         let context = self.context
-        return await openURL.fanOut(.openURL, scope: .all, observer: observer) {
+        return await openURL.fanOut(.openURL, scope: .all, observer: observer, from: start, supervisor: supervisor) {
             try await $0.open(url, context: context)
         }
     }
@@ -177,6 +195,15 @@ public final class DelegateProxy: Sendable {
     @_spi(Dispatch) public func deliver<E: CustomEvent>(
         _ event: E,
         observer: DeliveryObserver? = nil
+    ) async -> EventOutcome<E.Result> {
+        await deliver(event, observer: observer, from: 0, supervisor: nil)
+    }
+
+    package func deliver<E: CustomEvent>(
+        _ event: E,
+        observer: DeliveryObserver?,
+        from start: Int,
+        supervisor: (any DeliverySupervisor)?
     ) async -> EventOutcome<E.Result> {
         let lifecycleEvent = LifecycleEvent(custom: E.self)
         guard let erased = customRoutes[ObjectIdentifier(E.self)] else {
@@ -188,15 +215,18 @@ public final class DelegateProxy: Sendable {
         var combined: E.Result?
         var failures: [HookFailure] = []
         let handlers = route.handlers
-        for index in handlers.indices {
-            let start = observer == nil ? nil : ContinuousClock.now
+        for index in handlers.indices.dropFirst(start) {
+            if let supervisor, !supervisor.willCall(index) { break }
+            let began = observer == nil ? nil : ContinuousClock.now
             do {
                 let answer = try await handlers[index](event, context)
+                supervisor?.didCall(index, answer: answer, failure: nil)
                 combined = combined.map { E.Result.combine($0, answer) } ?? answer
-                if let start, let observer {
-                    observer(record(lifecycleEvent, route.participants[index], start, answer as? Bool, nil))
+                if let began, let observer {
+                    observer(record(lifecycleEvent, route.participants[index], began, answer as? Bool, nil))
                 }
             } catch {
+                supervisor?.didCall(index, answer: nil, failure: error)
                 failures.append(
                     HookFailure(
                         participant: participants[route.participants[index]],
@@ -204,8 +234,8 @@ public final class DelegateProxy: Sendable {
                         error: error
                     )
                 )
-                if let start, let observer {
-                    observer(record(lifecycleEvent, route.participants[index], start, nil, error))
+                if let began, let observer {
+                    observer(record(lifecycleEvent, route.participants[index], began, nil, error))
                 }
             }
         }
@@ -236,48 +266,102 @@ public final class DelegateProxy: Sendable {
 }
 
 extension DelegateProxy: LifecycleDispatcher {
+    package func moduleBudget(_ participant: Participant, for event: LifecycleEvent) -> Duration? {
+        budgeted[participant.index]?.budget(for: event)
+    }
+
     package func deliver(
         _ event: LifecycleEvent,
         scope: DeliveryScope,
-        observer: DeliveryObserver?
+        observer: DeliveryObserver?,
+        from start: Int,
+        supervisor: (any DeliverySupervisor)?
     ) async -> EventOutcome<Bool> {
         let context = self.context
         switch event.kind {
         case .builtin(.willFinishLaunching):
-            return await willFinishLaunching.fanOut(event, scope: scope, observer: observer) {
+            return await willFinishLaunching.fanOut(
+                event,
+                scope: scope,
+                observer: observer,
+                from: start,
+                supervisor: supervisor
+            ) {
                 try await $0.willFinishLaunching(context)
             }
         case .builtin(.didFinishLaunching):
-            return await didFinishLaunching.fanOut(event, scope: scope, observer: observer) {
+            return await didFinishLaunching.fanOut(
+                event,
+                scope: scope,
+                observer: observer,
+                from: start,
+                supervisor: supervisor
+            ) {
                 try await $0.didFinishLaunching(context)
             }
         case .builtin(.willEnterForeground):
-            return await willEnterForeground.fanOut(event, scope: scope, observer: observer) {
+            return await willEnterForeground.fanOut(
+                event,
+                scope: scope,
+                observer: observer,
+                from: start,
+                supervisor: supervisor
+            ) {
                 try await $0.willEnterForeground(context)
                 return false
             }
         case .builtin(.didBecomeActive):
-            return await didBecomeActive.fanOut(event, scope: scope, observer: observer) {
+            return await didBecomeActive.fanOut(
+                event,
+                scope: scope,
+                observer: observer,
+                from: start,
+                supervisor: supervisor
+            ) {
                 try await $0.didBecomeActive(context)
                 return false
             }
         case .builtin(.willResignActive):
-            return await willResignActive.fanOut(event, scope: scope, observer: observer) {
+            return await willResignActive.fanOut(
+                event,
+                scope: scope,
+                observer: observer,
+                from: start,
+                supervisor: supervisor
+            ) {
                 try await $0.willResignActive(context)
                 return false
             }
         case .builtin(.didEnterBackground):
-            return await didEnterBackground.fanOut(event, scope: scope, observer: observer) {
+            return await didEnterBackground.fanOut(
+                event,
+                scope: scope,
+                observer: observer,
+                from: start,
+                supervisor: supervisor
+            ) {
                 try await $0.didEnterBackground(context)
                 return false
             }
         case .builtin(.willTerminate):
-            return await willTerminate.fanOut(event, scope: scope, observer: observer) {
+            return await willTerminate.fanOut(
+                event,
+                scope: scope,
+                observer: observer,
+                from: start,
+                supervisor: supervisor
+            ) {
                 try await $0.willTerminate(context)
                 return false
             }
         case .builtin(.didReceiveMemoryWarning):
-            return await didReceiveMemoryWarning.fanOut(event, scope: scope, observer: observer) {
+            return await didReceiveMemoryWarning.fanOut(
+                event,
+                scope: scope,
+                observer: observer,
+                from: start,
+                supervisor: supervisor
+            ) {
                 try await $0.didReceiveMemoryWarning(context)
                 return false
             }

@@ -36,13 +36,15 @@ struct Implementers<Hook: Sendable>: Sendable {
         _ event: LifecycleEvent,
         scope: DeliveryScope,
         observer: DeliveryObserver?,
+        from start: Int = 0,
+        supervisor: (any DeliverySupervisor)? = nil,
         _ call: (Hook) async throws -> Bool
     ) async -> EventOutcome<Bool> {
         var combined = false
         var answered = false
         var failures: [HookFailure] = []
         var delivered = 0
-        if case .all = scope, observer == nil {
+        if case .all = scope, observer == nil, supervisor == nil, start == 0 {
             for index in hooks.indices {
                 do {
                     let answer = try await call(hooks[index])
@@ -54,8 +56,9 @@ struct Implementers<Hook: Sendable>: Sendable {
             }
             delivered = hooks.count
         } else {
-            for index in hooks.indices {
+            for index in hooks.indices.dropFirst(start) {
                 if case .only(let allowed) = scope, !allowed.contains(participants[index].index) { continue }
+                if let supervisor, !supervisor.willCall(index) { break }
                 let start = observer == nil ? nil : ContinuousClock.now
                 var answer: Bool?
                 var failure: (any Error)?
@@ -65,6 +68,7 @@ struct Implementers<Hook: Sendable>: Sendable {
                     failure = error
                 }
                 delivered += 1
+                supervisor?.didCall(index, answer: answer, failure: failure)
                 if let answer {
                     combined = combined || answer
                     answered = true

@@ -150,4 +150,19 @@ struct ModulesGuideTests {
         )
         #expect(host.disabledModules.map(\.reason) == ["never in production"])
     }
+
+    @Test("The time-limit configuration example builds a host with those limits")
+    func timeLimitExample() throws {
+        // README: time limits
+        let configuration = ApplicationHost.Configuration(
+            hookBudget: .seconds(10),  // every hook, unless its event or module says otherwise
+            eventBudgets: [.didFinishLaunching: .seconds(60)],  // migrations may take a while
+            timeoutPolicy: .degrade,  // abandon the slow hook, mark its module degraded, go on
+            terminateDeadline: .seconds(30)  // terminate() never takes longer than this in all
+        )
+        // README: end
+        let host = try ApplicationHost(manifest: ModuleManifest([CacheModule.self]), configuration: configuration)
+        #expect(host.configuration.eventBudgets[.didFinishLaunching] == .seconds(60))
+        #expect(host.configuration.timeoutPolicy == .degrade)
+    }
 }

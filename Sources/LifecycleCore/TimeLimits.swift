@@ -1,0 +1,144 @@
+import Synchronization
+
+/// A module that sets its own time budget for some events, overriding the host's.
+///
+/// ```swift
+/// struct MigrationsModule: LifecycleModule, TimeBudgetedModule, DidFinishLaunching {
+///     static let priority: ModulePriority = .high
+///     static func budget(for event: LifecycleEvent) -> Duration? {
+///         event == .didFinishLaunching ? .seconds(120) : nil  // nil: the host's budget applies
+///     }
+///     …
+/// }
+/// ```
+public protocol TimeBudgetedModule: LifecycleModule {
+    /// The most time one of this module's hooks may take for `event`, or `nil` for the host's budget.
+    static func budget(for event: LifecycleEvent) -> Duration?
+}
+
+/// The failure recorded for a hook that ran past its budget: it names the module, the event, the budget
+/// and the time it had run when the host gave up waiting.
+///
+/// The hook is not stopped — Swift cannot stop a task — but it is cancelled and abandoned: its result, if
+/// it ever returns, is ignored, and the module is marked degraded.
+public struct HookTimeout: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The module (or delegate) whose hook ran too long.
+    public let participant: String
+    /// The event being delivered.
+    public let event: LifecycleEvent
+    /// The budget that applied.
+    public let budget: Duration
+    /// How long the hook had run when it was abandoned.
+    public let elapsed: Duration
+
+    package init(participant: String, event: LifecycleEvent, budget: Duration, elapsed: Duration) {
+        self.participant = participant
+        self.event = event
+        self.budget = budget
+        self.elapsed = elapsed
+    }
+
+    public var description: String {
+        "`\(participant)` exceeded its \(budget) budget in \(event.name) (abandoned after \(elapsed)); raise the "
+            + "budget with TimeBudgetedModule or configuration.eventBudgets, or make the hook return sooner"
+    }
+}
+
+/// The injected clock, opened once: time as a `Duration` since the host was created, and sleeping until
+/// such a time.
+package struct ClockFunctions: Sendable {
+    package let now: @Sendable () -> Duration
+    package let sleep: @Sendable (_ until: Duration) async throws -> Void
+
+    package init<C: Clock>(_ clock: C) where C.Duration == Duration {
+        let origin = clock.now
+        now = { origin.duration(to: clock.now) }
+        sleep = { offset in try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil) }
+    }
+}
+
+/// Told by the fan-out loop about each hook call, so a watchdog can enforce budgets.
+package protocol DeliverySupervisor: Sendable {
+    /// Before calling the hook at delivery `position`. `false` means this runner was superseded (a hook
+    /// of it timed out): it must stop without calling anything more.
+    func willCall(_ position: Int) -> Bool
+    /// After that hook returned `answer` or threw `failure`.
+    func didCall(_ position: Int, answer: (any Sendable)?, failure: (any Error)?)
+}
+
+/// The shared state of one supervised delivery: which runner is current, which hook it is in and since
+/// when, and the answers collected so far. One per event delivery; runners and the watchdog share it.
+package final class DeliverySupervision: DeliverySupervisor {
+    package struct Answer: Sendable {
+        package let position: Int
+        package let answer: (any Sendable)?
+        package let failure: (any Error)?
+    }
+
+    fileprivate struct State {
+        var generation = 0
+        var current: (position: Int, start: Duration)?
+        var answers: [Answer] = []
+        var finished = false
+    }
+
+    private let time: ClockFunctions
+    private let generation: Int
+    private let shared: SharedState
+
+    /// The state shared by every runner of one delivery.
+    package final class SharedState: Sendable {
+        fileprivate let state = Mutex(State())
+        package init() {}
+    }
+
+    package init(time: ClockFunctions, shared: SharedState, generation: Int) {
+        self.time = time
+        self.shared = shared
+        self.generation = generation
+    }
+
+    package func willCall(_ position: Int) -> Bool {
+        let now = time.now()
+        return shared.state.withLock { state in
+            guard state.generation == generation, !state.finished else { return false }
+            state.current = (position, now)
+            return true
+        }
+    }
+
+    package func didCall(_ position: Int, answer: (any Sendable)?, failure: (any Error)?) {
+        shared.state.withLock { state in
+            guard state.generation == generation else { return }
+            state.current = nil
+            state.answers.append(Answer(position: position, answer: answer, failure: failure))
+        }
+    }
+}
+
+extension DeliverySupervision.SharedState {
+    /// The hook in progress and when it started, if any.
+    package var current: (position: Int, start: Duration)? { state.withLock { $0.current } }
+
+    /// Supersedes the current runner (it stops after its hook returns) and returns the next generation.
+    package func supersede() -> Int {
+        state.withLock { state in
+            state.generation += 1
+            state.current = nil
+            return state.generation
+        }
+    }
+
+    /// Marks the delivery finished: no runner may call another hook.
+    package func finish() {
+        state.withLock { state in
+            state.finished = true
+            state.current = nil
+        }
+    }
+
+    /// Every answer collected, in delivery order.
+    package var answers: [DeliverySupervision.Answer] {
+        state.withLock { $0.answers.sorted { $0.position < $1.position } }
+    }
+}
