@@ -68,8 +68,9 @@ public struct LoggingModule: LifecycleModule, WillFinishLaunching, WillTerminate
     }
 }
 
-/// A connection pool: opened at launch, shrunk in the background, closed at termination.
-public struct DatabasePoolModule: LifecycleModule, DidFinishLaunching, DidEnterBackground, WillEnterForeground,
+/// A connection pool: opened in the warm-up stage (deliberately slow), shrunk in the background, closed at
+/// termination.
+public struct DatabasePoolModule: LifecycleModule, WarmUpStage, DidEnterBackground, WillEnterForeground,
     WillTerminate
 {
     public static let priority: ModulePriority = .normal + 500
@@ -79,11 +80,10 @@ public struct DatabasePoolModule: LifecycleModule, DidFinishLaunching, DidEnterB
         services = try context.demoServices(for: Self.moduleName)
     }
 
-    public func didFinishLaunching(_ context: LifecycleContext) async throws -> Bool {
+    public func warmUp(_ context: LifecycleContext) async throws {
         try await Task.sleep(for: .milliseconds(5))  // deliberately slow: connecting takes a while
         services.database.open(4)
         services.console.write("    DatabasePool: opened \(services.database.openConnections) connections")
-        return true
     }
 
     public func didEnterBackground(_ context: LifecycleContext) {
@@ -123,7 +123,7 @@ public struct HealthCheckModule: LifecycleModule, DidBecomeActive, WillResignAct
 /// Warms the cache from the database once the pool is open; purges it on a memory warning.
 ///
 /// It depends on the pool: whatever the priorities, the pool launches first and terminates after it.
-public struct CacheWarmupModule: LifecycleModule, DependentModule, DidFinishLaunching, DidReceiveMemoryWarning,
+public struct CacheWarmupModule: LifecycleModule, DependentModule, WarmUpStage, DidReceiveMemoryWarning,
     CustomEventHandling
 {
     public static let priority: ModulePriority = .normal
@@ -134,12 +134,11 @@ public struct CacheWarmupModule: LifecycleModule, DependentModule, DidFinishLaun
         services = try context.demoServices(for: Self.moduleName)
     }
 
-    public func didFinishLaunching(_ context: LifecycleContext) -> Bool {
-        // A dependency, so the pool is open by now.
-        guard services.database.openConnections > 0 else { return false }
+    /// Runs in the concurrent warm-up stage, after the pool it depends on has warmed up.
+    public func warmUp(_ context: LifecycleContext) async throws {
+        guard services.database.openConnections > 0 else { throw DemoFailure(reason: "the pool is not open") }
         services.cache.store(services.database.products(count: 128))
         services.console.write("    CacheWarmup: warmed \(services.cache.count) entries from the database")
-        return true
     }
 
     public func didReceiveMemoryWarning(_ context: LifecycleContext) {
@@ -245,5 +244,27 @@ public struct AuditLogModule: LifecycleModule, EnvironmentGatedModule, DidFinish
 
     public func willTerminate(_ context: LifecycleContext) {
         services.console.write("    AuditLog: flushed")
+    }
+}
+
+/// A failure a demo module reports.
+public struct DemoFailure: Error, CustomStringConvertible {
+    public var reason: String
+    public var description: String { reason }
+}
+
+/// Exports usage reports when the application goes to the background — and its endpoint is down, so it
+/// fails. The host reports the failure with the module and event; every other module is still served.
+public struct ReportExporterModule: LifecycleModule, DidEnterBackground {
+    public static let priority: ModulePriority = .low + 200
+    let services: DemoServices
+
+    public init(context: LifecycleContext) throws {
+        services = try context.demoServices(for: Self.moduleName)
+    }
+
+    public func didEnterBackground(_ context: LifecycleContext) throws {
+        services.console.write("    ReportExporter: exporting usage report…")
+        throw DemoFailure(reason: "report endpoint unreachable (connection refused)")
     }
 }

@@ -53,7 +53,12 @@ public enum LifecycleDemo {
             printLaunchProfile(of: host, to: console)
 
             console.write("▶ enterBackground()")
-            try await host.enterBackground()
+            do {
+                try await host.enterBackground()
+            } catch let error where error.code == .hookFailed {
+                // The failing module is isolated: the others went to the background as usual.
+                console.write("  = hookFailed: \(error.failures.map(\.description).joined(separator: "; "))")
+            }
             console.write("  = state \(host.state)")
 
             console.write("▶ enterForeground()")
@@ -118,7 +123,7 @@ public enum LifecycleDemo {
         var options = launchOptions
         options[DemoServicesKey.self] = DemoServices(console: console)
         let configuration = ApplicationHost.Configuration(onDelivery: { record in
-            console.write("  ✓ " + describe(record))
+            console.write((record.error == nil ? "  ✓ " : "  ✗ ") + describe(record))
         })
         do {
             return try ApplicationHost(
@@ -157,7 +162,9 @@ public enum LifecycleDemo {
     static func printLaunchProfile(of host: ApplicationHost, to console: DemoConsole) {
         guard let journal = host.journal else { return }
         console.write("  Launch profile, slowest first (from host.journal):")
-        let rows = journal.profile(for: [.willFinishLaunching, .didFinishLaunching, .didBecomeActive])
+        let rows = journal.profile(for: [
+            .willFinishLaunching, .setup, .initialize, .warmUp, .didFinishLaunching, .didBecomeActive,
+        ])
         for row in rows {
             let name = String(row.participant.split(separator: ".").last ?? Substring(row.participant))
             let padded = name + String(repeating: " ", count: max(0, 22 - name.count))

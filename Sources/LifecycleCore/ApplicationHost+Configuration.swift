@@ -54,6 +54,11 @@ extension ApplicationHost {
         /// What happens when a launch hook throws. Defaults to ``LaunchFailurePolicy/continue``.
         public var launchFailurePolicy: LaunchFailurePolicy
 
+        /// Whether `didFinishLaunching` waits for the concurrent warm-up stage. `true` by default; with
+        /// `false`, warm-up runs after launch returns, its failures go to ``onUnobservedError``, and
+        /// ``ApplicationHost/waitUntilReady(file:line:)`` tells when it is over.
+        public var didFinishLaunchingWaitsForWarmUp: Bool
+
         /// The clock time limits are measured on. `ContinuousClock` by default; tests pass a virtual clock
         /// (`LifecycleTesting.VirtualClock`) so they take no real time.
         public var clock: any Clock<Duration>
@@ -84,6 +89,7 @@ extension ApplicationHost {
         /// Creates a configuration.
         public init(
             launchFailurePolicy: LaunchFailurePolicy = .continue,
+            didFinishLaunchingWaitsForWarmUp: Bool = true,
             clock: any Clock<Duration> = ContinuousClock(),
             hookBudget: Duration? = .seconds(30),
             eventBudgets: [LifecycleEvent: Duration] = [:],
@@ -94,6 +100,7 @@ extension ApplicationHost {
             onUnobservedError: @escaping @Sendable (LifecycleError) -> Void = Configuration.writeToStandardError
         ) {
             self.launchFailurePolicy = launchFailurePolicy
+            self.didFinishLaunchingWaitsForWarmUp = didFinishLaunchingWaitsForWarmUp
             self.clock = clock
             self.hookBudget = hookBudget
             self.eventBudgets = eventBudgets

@@ -52,6 +52,9 @@ public actor ApplicationHost {
     /// The configured clock, opened once.
     private nonisolated let time: ClockFunctions
 
+    /// Which participants have finished launching.
+    private nonisolated let readiness = Readiness()
+
     /// The participants whose hooks ran past their budget, in the order it happened. They still receive
     /// events; the mark is for health checks and readiness.
     public private(set) var degradedModules: [Participant] = []
@@ -219,6 +222,37 @@ public actor ApplicationHost {
         await mailbox.waitUntilIdle()
     }
 
+    /// Returns once every participant has finished launching, warm-up included.
+    ///
+    /// Waits for launch if it has not happened yet. With
+    /// ``Configuration/didFinishLaunchingWaitsForWarmUp`` off, this is how a host learns warm-up is over.
+    ///
+    /// - Throws: ``LifecycleError/Code/notReady`` if launch aborts or the host terminates first;
+    ///   ``LifecycleError/Code/reentrantCall`` inside a hook of this host.
+    public nonisolated func waitUntilReady(file: String = #fileID, line: Int = #line) async throws(LifecycleError) {
+        try await waitForReadiness(of: nil, file: file, line: line)
+    }
+
+    /// Returns once `module` has finished launching: its warm-up if it has one, else the initialize stage.
+    public nonisolated func waitUntilReady(
+        _ module: any LifecycleModule.Type,
+        file: String = #fileID,
+        line: Int = #line
+    ) async throws(LifecycleError) {
+        let name = String(reflecting: module)
+        guard let participant = participants.first(where: { $0.name == name && !$0.isDelegate }) else {
+            throw LifecycleError(code: .notReady, request: HostRequest(.idle), state: state, file: file, line: line)
+        }
+        try await waitForReadiness(of: participant.index, file: file, line: line)
+    }
+
+    private nonisolated func waitForReadiness(of index: Int?, file: String, line: Int) async throws(LifecycleError) {
+        try checkNotReentrant(HostRequest(.idle), file: file, line: line)
+        if case .never(let state) = await readiness.wait(for: index) {
+            throw LifecycleError(code: .notReady, request: .launch, state: state, file: file, line: line)
+        }
+    }
+
     // MARK: - Queueing
 
     private nonisolated func transition(_ request: HostRequest, file: String, line: Int) async throws(LifecycleError) {
@@ -320,6 +354,7 @@ public actor ApplicationHost {
                 ([(.active, .didBecomeActive)], .active)
             }
         case .terminate:
+            readiness.markNever(.terminated)
             return await run(request, from: [.active, .inactive, .background], file: file, line: line) { _ in
                 ([(.terminating, .willTerminate)], .terminated)
             }
@@ -394,11 +429,23 @@ public actor ApplicationHost {
         let abortOnFailure = configuration.launchFailurePolicy == .abort
         var failures: [HookFailure] = []
         var results: [Bool] = []
-        for (pass, event) in [LifecycleEvent.willFinishLaunching, .didFinishLaunching].enumerated() {
+        let sequence: [LifecycleEvent] = [.willFinishLaunching, .setup, .initialize, .warmUp, .didFinishLaunching]
+        for (pass, event) in sequence.enumerated() {
+            if event == .warmUp {
+                guard configuration.didFinishLaunchingWaitsForWarmUp else { continue }
+                let warmUp = await runWarmUp()
+                failures += warmUp.failures
+                if let failure = warmUp.stopped ? warmUp.failures.last : abortOnFailure ? warmUp.failures.first : nil {
+                    // Every participant passed initialize: all but the failing one are rolled back.
+                    let reached = participants.map(\.index).filter { $0 != failure.participant.index }
+                    return .failure(await rollBack(reached: Set(reached), failures: failures, file: file, line: line))
+                }
+                continue
+            }
             let delivery = await deliver(event, scope: abortOnFailure ? .untilFirstFailure : .all)
             let outcome = delivery.outcome
             failures += outcome.failures
-            results.append(outcome.result)
+            if event.resultRule != .none { results.append(outcome.result) }
             // Abort on the first failure under `.abort`; a timeout under `.fail` aborts launch as a whole.
             let failed = delivery.stopped ? outcome.failures.last : abortOnFailure ? outcome.failures.first : nil
             if let failure = failed {
@@ -406,11 +453,13 @@ public actor ApplicationHost {
                 // had already passed the first. The failing participant threw, so it cleans up itself.
                 let failed = failure.participant.index
                 let reached = participants.map(\.index).filter { pass == 0 ? $0 < failed : $0 != failed }
+                _ = pass
                 return .failure(await rollBack(reached: Set(reached), failures: failures, file: file, line: line))
             }
         }
         setState(.active)
         failures += await deliver(.didBecomeActive).outcome.failures
+        if !configuration.didFinishLaunchingWaitsForWarmUp { startWarmUpInBackground() }
         let result = LaunchResult(willFinishLaunching: results[0], didFinishLaunching: results[1])
         guard failures.isEmpty else {
             var error = hookFailed(.launch, failures, result: nil, file, line)
@@ -422,6 +471,7 @@ public actor ApplicationHost {
 
     /// Delivers `willTerminate` to the participants in `reached`, in reverse order, and terminates.
     private func rollBack(reached: Set<Int>, failures: [HookFailure], file: String, line: Int) async -> LifecycleError {
+        readiness.markNever(.terminated)
         setState(.terminating)
         let rolledBack = plan(for: .willTerminate).filter { reached.contains($0.index) }
         let delivery = await deliver(.willTerminate, scope: .only(reached), deadline: configuration.terminateDeadline)
@@ -543,6 +593,149 @@ public actor ApplicationHost {
                 )
             }
         )
+    }
+
+    // MARK: - Warm-up
+
+    /// Runs the warm-up stage in the background, after launch; its failures go to
+    /// ``Configuration/onUnobservedError``, and ``waitUntilReady(file:line:)`` tells when it is over.
+    private func startWarmUpInBackground() {
+        Task {
+            let warmUp = await self.runWarmUp()
+            if !warmUp.failures.isEmpty {
+                self.configuration.onUnobservedError(
+                    LifecycleError(
+                        code: .hookFailed,
+                        request: .launch,
+                        state: self.currentState,
+                        failures: warmUp.failures,
+                        file: #fileID,
+                        line: #line
+                    )
+                )
+            }
+        }
+    }
+
+    /// Runs every warm-up hook, concurrently: a module starts as soon as every warm-up implementer it
+    /// depends on (directly or through modules without warm-up) has finished, in delivery order among
+    /// those ready together. Each hook runs under its budget; a timed-out hook counts as finished (under
+    /// `.degrade`) so its dependents still start.
+    private func runWarmUp() async -> (failures: [HookFailure], stopped: Bool) {
+        let plan = dispatcher.plan(for: .warmUp)
+        let inPlan = Set(plan.map(\.index))
+        readiness.markReady(participants.map(\.index).filter { !inPlan.contains($0) })
+        guard !plan.isEmpty else {
+            readiness.markAllReady()
+            return ([], false)
+        }
+        mailbox.setEventInProgress(.warmUp)
+        defer { mailbox.setEventInProgress(nil) }
+
+        // Warm-up dependencies: the warm-up implementers reachable through the dependency graph.
+        let position = Dictionary(uniqueKeysWithValues: plan.enumerated().map { ($0.element.index, $0.offset) })
+        var waitsOn: [Set<Int>] = []
+        for participant in plan {
+            var seen: Set<Int> = []
+            var stack = dispatcher.dependencies(of: participant)
+            var found: Set<Int> = []
+            while let next = stack.popLast() {
+                guard seen.insert(next).inserted else { continue }
+                if let target = position[next] { found.insert(target) }
+                if let dependency = participants.first(where: { $0.index == next }) {
+                    stack += dispatcher.dependencies(of: dependency)
+                }
+            }
+            waitsOn.append(found)
+        }
+        var dependents: [[Int]] = Array(repeating: [], count: plan.count)
+        for (dependent, list) in waitsOn.enumerated() {
+            for dependency in list { dependents[dependency].append(dependent) }
+        }
+        var waiting = waitsOn.map(\.count)
+
+        enum Step: Sendable {
+            case finished(Int, (any Error)?, Duration)
+            case timedOut(Int, Duration)
+        }
+        let (steps, continuation) = AsyncStream<Step>.makeStream()
+        let time = self.time
+        let budgets = plan.map {
+            dispatcher.moduleBudget($0, for: .warmUp) ?? configuration.eventBudgets[.warmUp] ?? configuration.hookBudget
+        }
+        var watchdogs: [Int: Task<Void, Never>] = [:]
+        var runners: [Int: Task<Void, Never>] = [:]
+        func start(_ position: Int) {
+            let call = dispatcher.warmUpCall(at: position)
+            let began = time.now()
+            runners[position] = Task {
+                do {
+                    try await call()
+                    continuation.yield(.finished(position, nil, time.now() - began))
+                } catch {
+                    continuation.yield(.finished(position, error, time.now() - began))
+                }
+            }
+            if let budget = budgets[position] {
+                watchdogs[position] = Task {
+                    do { try await time.sleep(began + budget) } catch { return }
+                    continuation.yield(.timedOut(position, time.now() - began))
+                }
+            }
+        }
+        for position in plan.indices where waiting[position] == 0 { start(position) }
+
+        var finished: Set<Int> = []
+        var failures: [(Int, HookFailure)] = []
+        var stopped = false
+        for await step in steps {
+            let position: Int
+            switch step {
+            case .finished(let done, let error, let elapsed):
+                guard finished.insert(done).inserted else { continue }
+                position = done
+                watchdogs[done]?.cancel()
+                let participant = plan[done]
+                observer?(
+                    DeliveryRecord(
+                        event: .warmUp,
+                        participant: participant,
+                        start: .now - elapsed,
+                        duration: elapsed,
+                        result: nil,
+                        error: error
+                    )
+                )
+                if let error {
+                    failures.append((done, HookFailure(participant: participant, event: .warmUp, error: error)))
+                }
+            case .timedOut(let late, let elapsed):
+                guard finished.insert(late).inserted else { continue }
+                position = late
+                runners[late]?.cancel()
+                let participant = plan[late]
+                let timeout = HookTimeout(
+                    participant: participant.name,
+                    event: .warmUp,
+                    budget: budgets[late] ?? .zero,
+                    elapsed: elapsed
+                )
+                failures.append((late, HookFailure(participant: participant, event: .warmUp, error: timeout)))
+                report(timeout, of: participant)
+                if !degradedModules.contains(participant) { degradedModules.append(participant) }
+                if configuration.timeoutPolicy == .fail { stopped = true }
+            }
+            readiness.markReady([plan[position].index])
+            if stopped || finished.count == plan.count { break }
+            for dependent in dependents[position] {
+                waiting[dependent] -= 1
+                if waiting[dependent] == 0 { start(dependent) }
+            }
+        }
+        continuation.finish()
+        for watchdog in watchdogs.values { watchdog.cancel() }
+        if !stopped { readiness.markAllReady() }
+        return (failures.sorted { $0.0 < $1.0 }.map(\.1), stopped)
     }
 
     // MARK: - Time limits

@@ -20,6 +20,28 @@ public protocol WillFinishLaunching: Sendable {
     func willFinishLaunching(_ context: LifecycleContext) async throws -> Bool
 }
 
+/// Handles ``LifecycleEvent/setup``, the first launch stage.
+public protocol SetupStage: Sendable {
+    /// Called after ``WillFinishLaunching/willFinishLaunching(_:)``, in delivery order: prepare what other
+    /// modules will need.
+    func setUp(_ context: LifecycleContext) async throws
+}
+
+/// Handles ``LifecycleEvent/initialize``, the second launch stage.
+public protocol InitializeStage: Sendable {
+    /// Called after every participant's ``SetupStage/setUp(_:)``, in delivery order.
+    func initialize(_ context: LifecycleContext) async throws
+}
+
+/// Handles ``LifecycleEvent/warmUp``, the concurrent launch stage.
+public protocol WarmUpStage: Sendable {
+    /// Called after every participant's ``InitializeStage/initialize(_:)``, concurrently with other
+    /// modules' warm-up: a module starts as soon as every module it depends on has finished its own.
+    /// Whether ``DidFinishLaunching/didFinishLaunching(_:)`` waits for it is the host's choice
+    /// (`Configuration.didFinishLaunchingWaitsForWarmUp`); `ApplicationHost.waitUntilReady()` always does.
+    func warmUp(_ context: LifecycleContext) async throws
+}
+
 /// Handles ``LifecycleEvent/didFinishLaunching``, the second launch event.
 public protocol DidFinishLaunching: Sendable {
     /// Called after every participant has received ``WillFinishLaunching/willFinishLaunching(_:)``.

@@ -72,6 +72,10 @@ package protocol LifecycleDispatcher: Sendable {
         from: Int,
         supervisor: (any DeliverySupervisor)?
     ) async -> EventOutcome<E.Result>
+    /// A call of the warm-up hook at `position` of the warm-up plan, for the host to run concurrently.
+    func warmUpCall(at position: Int) -> @Sendable () async throws -> Void
+    /// The participant indices `participant` directly depends on.
+    func dependencies(of participant: Participant) -> [Int]
     /// The participant's own budget for `event` (``TimeBudgetedModule``), or `nil`.
     func moduleBudget(_ participant: Participant, for event: LifecycleEvent) -> Duration?
 }

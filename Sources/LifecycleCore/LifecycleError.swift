@@ -22,6 +22,7 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
             case invalidRequest
             case timedOut
             case deadlineExceeded
+            case notReady
         }
 
         private let base: Base
@@ -53,6 +54,9 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
         /// `terminate()` ran past ``ApplicationHost/Configuration/terminateDeadline``: the hooks still to
         /// run were abandoned (``LifecycleError/abandoned``) and the host is terminated.
         public static let deadlineExceeded = Code(base: .deadlineExceeded)
+        /// `waitUntilReady` cannot succeed: launch aborted or the host terminated first, or the module named
+        /// is not a participant.
+        public static let notReady = Code(base: .notReady)
 
         public var description: String { base.rawValue }
     }
@@ -164,6 +168,9 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
             return "terminate() ran past its deadline; abandoned willTerminate of: \(names). The host is "
                 + "terminated. Make those hooks return sooner, or raise configuration.terminateDeadline. "
                 + "(at \(file):\(line))"
+        case .notReady:
+            return "The host will not become ready: it is \(state) (launch aborted, or it terminated before every "
+                + "module finished launching), or the module waited for is not a participant. (at \(file):\(line))"
         case .invalidRequest:
             return "\(request) cannot be posted: post the custom event value itself, "
                 + "context.events.post(MyEvent(...)), and await waitUntilIdle() on the host. "

@@ -12,6 +12,9 @@ public struct LifecycleEvent: Hashable, Sendable, CustomStringConvertible {
 
     package enum Builtin: UInt8, Hashable, Sendable, CaseIterable {
         case willFinishLaunching
+        case setup
+        case initialize
+        case warmUp
         case didFinishLaunching
         case willEnterForeground
         case didBecomeActive
@@ -39,6 +42,13 @@ public struct LifecycleEvent: Hashable, Sendable, CustomStringConvertible {
 
     /// The first launch event. Bool result, OR-combined; `true` when nobody implements it.
     public static let willFinishLaunching = Self(.willFinishLaunching)
+    /// The first launch stage, after ``willFinishLaunching``: set up what others will need. In order.
+    public static let setup = Self(.setup)
+    /// The second launch stage, after ``setup``: initialise the module's own state. In order.
+    public static let initialize = Self(.initialize)
+    /// The third launch stage: slow preparation (caches, connections). Implementers run concurrently; a
+    /// module starts once every module it depends on has finished its warm-up.
+    public static let warmUp = Self(.warmUp)
     /// The second launch event. Bool result, OR-combined; `true` when nobody implements it.
     public static let didFinishLaunching = Self(.didFinishLaunching)
     /// Sent when the host leaves the background, before ``didBecomeActive``.

@@ -35,7 +35,12 @@ public final class DelegateProxy: Sendable {
     public let context: LifecycleContext
 
     private let willFinishLaunching: Implementers<any WillFinishLaunching>
+    private let setup: Implementers<any SetupStage>
+    private let initialize: Implementers<any InitializeStage>
+    private let warmUp: Implementers<any WarmUpStage>
     private let didFinishLaunching: Implementers<any DidFinishLaunching>
+    /// Each participant's direct dependencies, by participant index.
+    private let dependencyIndices: [Int: [Int]]
     private let willEnterForeground: Implementers<any WillEnterForeground>
     private let didBecomeActive: Implementers<any DidBecomeActive>
     private let willResignActive: Implementers<any WillResignActive>
@@ -112,7 +117,22 @@ public final class DelegateProxy: Sendable {
         self.budgeted = budgeted
         self.context = context
         self.willFinishLaunching = Implementers(table, .forward) { $0 as? any WillFinishLaunching }
+        self.setup = Implementers(table, .forward) { $0 as? any SetupStage }
+        self.initialize = Implementers(table, .forward) { $0 as? any InitializeStage }
+        self.warmUp = Implementers(table, .forward) { $0 as? any WarmUpStage }
         self.didFinishLaunching = Implementers(table, .forward) { $0 as? any DidFinishLaunching }
+        var indexOfType: [ObjectIdentifier: Int] = [:]
+        for (entry, participant) in zip(ordered, table.map(\.participant).drop { $0.isDelegate }) {
+            indexOfType[ObjectIdentifier(entry.type)] = participant.index
+        }
+        var dependencyIndices: [Int: [Int]] = [:]
+        for entry in ordered {
+            guard let dependent = entry.type as? any DependentModule.Type,
+                let index = indexOfType[ObjectIdentifier(entry.type)]
+            else { continue }
+            dependencyIndices[index] = dependent.dependencies.compactMap { indexOfType[ObjectIdentifier($0)] }
+        }
+        self.dependencyIndices = dependencyIndices
         self.willEnterForeground = Implementers(table, .forward) { $0 as? any WillEnterForeground }
         self.didBecomeActive = Implementers(table, .forward) { $0 as? any DidBecomeActive }
         self.willResignActive = Implementers(table, .reverse) { $0 as? any WillResignActive }
@@ -138,6 +158,9 @@ public final class DelegateProxy: Sendable {
     public func plan(for event: LifecycleEvent) -> [Participant] {
         switch event.kind {
         case .builtin(.willFinishLaunching): return willFinishLaunching.participants
+        case .builtin(.setup): return setup.participants
+        case .builtin(.initialize): return initialize.participants
+        case .builtin(.warmUp): return warmUp.participants
         case .builtin(.didFinishLaunching): return didFinishLaunching.participants
         case .builtin(.willEnterForeground): return willEnterForeground.participants
         case .builtin(.didBecomeActive): return didBecomeActive.participants
@@ -266,6 +289,16 @@ public final class DelegateProxy: Sendable {
 }
 
 extension DelegateProxy: LifecycleDispatcher {
+    package func warmUpCall(at position: Int) -> @Sendable () async throws -> Void {
+        let hook = warmUp.hooks[position]
+        let context = self.context
+        return { try await hook.warmUp(context) }
+    }
+
+    package func dependencies(of participant: Participant) -> [Int] {
+        dependencyIndices[participant.index] ?? []
+    }
+
     package func moduleBudget(_ participant: Participant, for event: LifecycleEvent) -> Duration? {
         budgeted[participant.index]?.budget(for: event)
     }
@@ -288,6 +321,24 @@ extension DelegateProxy: LifecycleDispatcher {
                 supervisor: supervisor
             ) {
                 try await $0.willFinishLaunching(context)
+            }
+        case .builtin(.setup):
+            return await setup.fanOut(event, scope: scope, observer: observer, from: start, supervisor: supervisor) {
+                try await $0.setUp(context)
+                return false
+            }
+        case .builtin(.initialize):
+            return await initialize.fanOut(event, scope: scope, observer: observer, from: start, supervisor: supervisor)
+            {
+                try await $0.initialize(context)
+                return false
+            }
+        case .builtin(.warmUp):
+            // Warm-up is concurrent: the host schedules `warmUpCall(at:)` itself. Delivered here (in order)
+            // only through the SPI, for tests and benchmarks.
+            return await warmUp.fanOut(event, scope: scope, observer: observer, from: start, supervisor: supervisor) {
+                try await $0.warmUp(context)
+                return false
             }
         case .builtin(.didFinishLaunching):
             return await didFinishLaunching.fanOut(

@@ -10,12 +10,15 @@ struct LifecycleDemoTests {
     static let expectedDeliveries = [
         // launch(): delegate first, then priority order; HealthCheck/CacheWarmup tie → manifest order.
         "willFinishLaunching → ConfigurationModule", "willFinishLaunching → LoggingModule",
-        "didFinishLaunching → DemoAppDelegate", "didFinishLaunching → DatabasePoolModule",
-        "didFinishLaunching → CacheWarmupModule",
+        // The concurrent warm-up stage: the cache depends on the pool, so it starts after it.
+        "warmUp → DatabasePoolModule", "warmUp → CacheWarmupModule",
+        "didFinishLaunching → DemoAppDelegate",
         "didBecomeActive → HealthCheckModule", "didBecomeActive → MetricsModule",
         // enterBackground(): reverse order.
         "willResignActive → HealthCheckModule",
-        "didEnterBackground → MetricsModule", "didEnterBackground → DatabasePoolModule",
+        // The report exporter fails (✗); the others still go to the background.
+        "didEnterBackground → MetricsModule", "didEnterBackground → ReportExporterModule",
+        "didEnterBackground → DatabasePoolModule",
         // enterForeground()
         "willEnterForeground → DatabasePoolModule",
         "didBecomeActive → HealthCheckModule", "didBecomeActive → MetricsModule",
@@ -40,7 +43,7 @@ struct LifecycleDemoTests {
         #expect(status == 0, "\(console.transcript.joined(separator: "\n"))")
 
         let deliveries = console.transcript
-            .filter { $0.hasPrefix("  ✓ ") }
+            .filter { $0.hasPrefix("  ✓ ") || $0.hasPrefix("  ✗ ") }
             .map { line in line.dropFirst(4).split(separator: " [")[0] }
             .map(String.init)
         #expect(deliveries == Self.expectedDeliveries)
@@ -55,6 +58,13 @@ struct LifecycleDemoTests {
         #expect(transcript.contains("  = handled true"))
         #expect(transcript.contains("  = handled false"))
         #expect(transcript.contains("  = changed false"))
+        #expect(
+            transcript.contains(
+                "  = hookFailed: `DemoModules.ReportExporterModule` threw in didEnterBackground: "
+                    + "report endpoint unreachable (connection refused)"
+            )
+        )
+        #expect(transcript.contains { $0.hasPrefix("  ✗ didEnterBackground → ReportExporterModule") })
         #expect(
             transcript.contains {
                 $0.hasPrefix("  = invalidTransition: Cannot enterForeground() while the host is active")
@@ -97,7 +107,7 @@ struct LifecycleDemoTests {
             ModuleManifest.DemoModules.entries.map(\.moduleName) == [
                 "DemoModules.ConfigurationModule", "DemoModules.LoggingModule", "DemoModules.DatabasePoolModule",
                 "DemoModules.HealthCheckModule", "DemoModules.CacheWarmupModule", "DemoModules.DeepLinkModule",
-                "DemoModules.MetricsModule", "DemoModules.AuditLogModule",
+                "DemoModules.MetricsModule", "DemoModules.AuditLogModule", "DemoModules.ReportExporterModule",
             ]
         )
         #expect(ModuleManifest.DemoModules.sourceModules == ["DemoModules"])
@@ -113,7 +123,7 @@ struct LifecycleDemoTests {
         let console = DemoConsole(echo: false)
         #expect(LifecycleDemo.plan(console: console) == 0)
         let transcript = console.transcript
-        #expect(transcript.first == "Discovered 8 modules in DemoModules:")
+        #expect(transcript.first == "Discovered 9 modules in DemoModules:")
         #expect(
             transcript.contains(
                 "  AuditLogModule  disabled: enabled only in profile production; the launch profile is not set"
@@ -146,7 +156,7 @@ struct LifecycleDemoTests {
             try DelegateProxy(manifest: .DemoModules)
         }
         #expect(error?.code == .moduleInitializationFailed)
-        #expect(error?.modules.count == 7)
+        #expect(error?.modules.count == 8, "every enabled module; the audit log is disabled without a profile")
         #expect(error?.description.contains("DemoServices") == true)
     }
 }

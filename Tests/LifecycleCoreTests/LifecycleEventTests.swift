@@ -24,7 +24,8 @@ struct LifecycleEventTests {
         #expect(LifecycleEvent.didFinishLaunching.resultRule == .anyTrue(whenUnanswered: true))
         #expect(LifecycleEvent.openURL.resultRule == .anyTrue(whenUnanswered: false))
         let noResult = LifecycleEvent.builtinEvents.filter { $0.resultRule == .none }
-        #expect(noResult.count == 6)
+        #expect(noResult.count == 9, "six transition events and the three launch stages")
+        #expect([LifecycleEvent.setup, .initialize, .warmUp].allSatisfy { $0.direction == .forward })
     }
 
     @Test("Custom events are identified by type and named by their type or their declared name")
