@@ -426,7 +426,12 @@ public actor ApplicationHost {
             return .failure(invalidTransition(.launch, file, line))
         }
         setState(.launching)
-        let abortOnFailure = configuration.launchFailurePolicy == .abort
+        // Whose failure aborts launch: a module's own policy, else the host's.
+        let hostAborts = configuration.launchFailurePolicy == .abort
+        let aborters = Set(
+            participants.filter { (dispatcher.failurePolicy(of: $0).map { $0 == .abort }) ?? hostAborts }.map(\.index)
+        )
+        let scope: DeliveryScope = aborters.isEmpty ? .all : .untilFailureOf(aborters)
         var failures: [HookFailure] = []
         var results: [Bool] = []
         let sequence: [LifecycleEvent] = [.willFinishLaunching, .setup, .initialize, .warmUp, .didFinishLaunching]
@@ -435,25 +440,25 @@ public actor ApplicationHost {
                 guard configuration.didFinishLaunchingWaitsForWarmUp else { continue }
                 let warmUp = await runWarmUp()
                 failures += warmUp.failures
-                if let failure = warmUp.stopped ? warmUp.failures.last : abortOnFailure ? warmUp.failures.first : nil {
+                let aborting = warmUp.failures.first { aborters.contains($0.participant.index) }
+                if let failure = warmUp.stopped ? warmUp.failures.last : aborting {
                     // Every participant passed initialize: all but the failing one are rolled back.
                     let reached = participants.map(\.index).filter { $0 != failure.participant.index }
                     return .failure(await rollBack(reached: Set(reached), failures: failures, file: file, line: line))
                 }
                 continue
             }
-            let delivery = await deliver(event, scope: abortOnFailure ? .untilFirstFailure : .all)
+            let delivery = await deliver(event, scope: scope)
             let outcome = delivery.outcome
             failures += outcome.failures
             if event.resultRule != .none { results.append(outcome.result) }
-            // Abort on the first failure under `.abort`; a timeout under `.fail` aborts launch as a whole.
-            let failed = delivery.stopped ? outcome.failures.last : abortOnFailure ? outcome.failures.first : nil
-            if let failure = failed {
-                // Launch reached everyone before the failing participant; in the second pass, everyone
-                // had already passed the first. The failing participant threw, so it cleans up itself.
+            // Abort on a failure of an aborting participant; a timeout under `.fail` aborts launch as a whole.
+            let aborting = outcome.failures.first { aborters.contains($0.participant.index) }
+            if let failure = delivery.stopped ? outcome.failures.last : aborting {
+                // Launch reached everyone before the failing participant; in later passes, everyone had
+                // already passed the first. The failing participant threw, so it cleans up itself.
                 let failed = failure.participant.index
                 let reached = participants.map(\.index).filter { pass == 0 ? $0 < failed : $0 != failed }
-                _ = pass
                 return .failure(await rollBack(reached: Set(reached), failures: failures, file: file, line: line))
             }
         }
@@ -767,8 +772,8 @@ public actor ApplicationHost {
             if case .only(let allowed) = scope { return allowed.contains(participant.index) }
             return true
         }
-        let stopOnFailure: Bool
-        if case .untilFirstFailure = scope { stopOnFailure = true } else { stopOnFailure = false }
+        let stoppers: Set<Int>
+        if case .untilFailureOf(let set) = scope { stoppers = set } else { stoppers = [] }
 
         let shared = DeliverySupervision.SharedState()
         let time = self.time
@@ -808,7 +813,7 @@ public actor ApplicationHost {
                 timeouts.append((position, HookFailure(participant: participant, event: event, error: timeout)))
                 report(timeout, of: participant)
                 if !degradedModules.contains(participant) { degradedModules.append(participant) }
-                if stopOnFailure || configuration.timeoutPolicy == .fail {
+                if stoppers.contains(participant.index) || configuration.timeoutPolicy == .fail {
                     stopped = true
                     break supervision
                 }

@@ -27,8 +27,8 @@ public struct EventOutcome<Result: Sendable>: Sendable {
 package enum DeliveryScope: Sendable {
     /// Every implementer, whatever the others do.
     case all
-    /// Implementers in order, stopping after the first one that throws.
-    case untilFirstFailure
+    /// Implementers in order, stopping after one whose participant index is in the set throws.
+    case untilFailureOf(Set<Int>)
     /// Only the implementers whose participant index is in the set, in order.
     case only(Set<Int>)
 }
@@ -76,6 +76,8 @@ package protocol LifecycleDispatcher: Sendable {
     func warmUpCall(at position: Int) -> @Sendable () async throws -> Void
     /// The participant indices `participant` directly depends on.
     func dependencies(of participant: Participant) -> [Int]
+    /// The participant's own launch failure policy (``FailurePolicyModule``), or `nil`.
+    func failurePolicy(of participant: Participant) -> ModuleFailurePolicy?
     /// The participant's own budget for `event` (``TimeBudgetedModule``), or `nil`.
     func moduleBudget(_ participant: Participant, for event: LifecycleEvent) -> Duration?
 }

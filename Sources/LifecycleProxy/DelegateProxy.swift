@@ -51,6 +51,8 @@ public final class DelegateProxy: Sendable {
     private let customRoutes: [ObjectIdentifier: any AnyCustomRoute]
     /// The module types with their own budgets, by participant index.
     private let budgeted: [Int: any TimeBudgetedModule.Type]
+    /// The modules' own launch failure policies, by participant index.
+    private let policies: [Int: ModuleFailurePolicy]
 
     /// Builds a proxy that stands on its own, outside an `ApplicationHost` (for tests and
     /// benchmarks). Its participants' `LifecycleContext.events` belong to no host.
@@ -115,6 +117,13 @@ public final class DelegateProxy: Sendable {
             }
         }
         self.budgeted = budgeted
+        var policies: [Int: ModuleFailurePolicy] = [:]
+        for (participant, instance) in table where !participant.isDelegate {
+            if let type = type(of: instance) as? any FailurePolicyModule.Type {
+                policies[participant.index] = type.failurePolicy
+            }
+        }
+        self.policies = policies
         self.context = context
         self.willFinishLaunching = Implementers(table, .forward) { $0 as? any WillFinishLaunching }
         self.setup = Implementers(table, .forward) { $0 as? any SetupStage }
@@ -297,6 +306,10 @@ extension DelegateProxy: LifecycleDispatcher {
 
     package func dependencies(of participant: Participant) -> [Int] {
         dependencyIndices[participant.index] ?? []
+    }
+
+    package func failurePolicy(of participant: Participant) -> ModuleFailurePolicy? {
+        policies[participant.index]
     }
 
     package func moduleBudget(_ participant: Participant, for event: LifecycleEvent) -> Duration? {

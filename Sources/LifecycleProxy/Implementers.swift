@@ -89,7 +89,11 @@ struct Implementers<Hook: Sendable>: Sendable {
                         )
                     )
                 }
-                if failure != nil, case .untilFirstFailure = scope { break }
+                if failure != nil, case .untilFailureOf(let stoppers) = scope,
+                    stoppers.contains(participants[index].index)
+                {
+                    break
+                }
             }
         }
         let result: Bool
