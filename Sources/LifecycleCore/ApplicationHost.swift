@@ -511,23 +511,7 @@ public actor ApplicationHost {
             }
         )
         mailbox.setEventInProgress(nil)
-        let outcome = delivery.outcome
-        if delivery.stopped {
-            return .failure(
-                LifecycleError(
-                    code: .timedOut,
-                    request: request,
-                    state: currentState,
-                    failures: outcome.failures,
-                    file: file,
-                    line: line
-                )
-            )
-        }
-        guard outcome.failures.isEmpty else {
-            return .failure(hookFailed(request, outcome.failures, result: outcome.result, file, line))
-        }
-        return .success(outcome.result)
+        return settle(request, delivery, result: delivery.outcome.result, file, line)
     }
 
     func deliverCustom<E: CustomEvent>(_ event: E, file: String, line: Int) async -> Result<E.Result, LifecycleError> {
@@ -553,23 +537,33 @@ public actor ApplicationHost {
             }
         )
         mailbox.setEventInProgress(nil)
-        let outcome = delivery.outcome
+        return settle(request, delivery, result: delivery.outcome.result as? Bool, file, line)
+    }
+
+    /// The result of an event delivered in place (open-URL, custom): its combined value, or the one error
+    /// its delivery earned — `timedOut` if a timeout stopped it, else `hookFailed` listing every failure.
+    private func settle<R: Sendable>(
+        _ request: HostRequest,
+        _ delivery: LimitedDelivery<R>,
+        result: Bool?,
+        _ file: String,
+        _ line: Int
+    ) -> Result<R, LifecycleError> {
+        let failures = delivery.outcome.failures
         if delivery.stopped {
             return .failure(
                 LifecycleError(
                     code: .timedOut,
                     request: request,
                     state: currentState,
-                    failures: outcome.failures,
+                    failures: failures,
                     file: file,
                     line: line
                 )
             )
         }
-        guard outcome.failures.isEmpty else {
-            return .failure(hookFailed(request, outcome.failures, result: outcome.result as? Bool, file, line))
-        }
-        return .success(outcome.result)
+        guard failures.isEmpty else { return .failure(hookFailed(request, failures, result: result, file, line)) }
+        return .success(delivery.outcome.result)
     }
 
     /// Delivers a built-in event without an argument, under the time limits.
