@@ -3,6 +3,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
+import Synchronization
 
 /// Emits the application's lifecycle events to the program's delegate and its modules, and guards the
 /// application's state.
@@ -12,7 +13,8 @@ public import Foundation
 ///
 /// ```swift
 /// let host = try ApplicationHost(manifest: .app, delegate: AppDelegate())
-/// try await host.launch()             // willFinishLaunching, didFinishLaunching, didBecomeActive
+/// try await host.launch()             // willFinishLaunching, setup, initialize, warmUp, didFinishLaunching,
+///                                     // didBecomeActive
 /// try await host.enterBackground()    // willResignActive, didEnterBackground
 /// try await host.enterForeground()    // willEnterForeground, didBecomeActive
 /// try await host.terminate()          // willTerminate
@@ -54,6 +56,8 @@ public actor ApplicationHost {
 
     /// Which participants have finished launching.
     private nonisolated let readiness = Readiness()
+    /// The warm-up stage in progress, so terminate and rollback can stop it.
+    private var warmUpControl: WarmUpControl?
 
     /// The participants whose hooks ran past their budget, in the order it happened. They still receive
     /// events; the mark is for health checks and readiness.
@@ -118,8 +122,9 @@ public actor ApplicationHost {
 
     // MARK: - Transitions
 
-    /// Launches the application: delivers ``LifecycleEvent/willFinishLaunching``, then
-    /// ``LifecycleEvent/didFinishLaunching``, then ``LifecycleEvent/didBecomeActive``; the host ends
+    /// Launches the application: delivers ``LifecycleEvent/willFinishLaunching``, the stages
+    /// ``LifecycleEvent/setup``, ``LifecycleEvent/initialize`` and (concurrently) ``LifecycleEvent/warmUp``,
+    /// then ``LifecycleEvent/didFinishLaunching`` and ``LifecycleEvent/didBecomeActive``; the host ends
     /// `active`.
     ///
     /// Allowed only in `notRunning`.
@@ -248,8 +253,13 @@ public actor ApplicationHost {
 
     private nonisolated func waitForReadiness(of index: Int?, file: String, line: Int) async throws(LifecycleError) {
         try checkNotReentrant(HostRequest(.idle), file: file, line: line)
-        if case .never(let state) = await readiness.wait(for: index) {
+        switch await readiness.wait(for: index) {
+        case .ready:
+            return
+        case .never(let state):
             throw LifecycleError(code: .notReady, request: .launch, state: state, file: file, line: line)
+        case .cancelled:
+            throw LifecycleError(code: .cancelled, request: .launch, state: self.state, file: file, line: line)
         }
     }
 
@@ -354,7 +364,10 @@ public actor ApplicationHost {
                 ([(.active, .didBecomeActive)], .active)
             }
         case .terminate:
-            readiness.markNever(.terminated)
+            if [.active, .inactive, .background].contains(currentState) {
+                warmUpControl?.stop()
+                readiness.markNever(.terminated)
+            }
             return await run(request, from: [.active, .inactive, .background], file: file, line: line) { _ in
                 ([(.terminating, .willTerminate)], .terminated)
             }
@@ -438,10 +451,9 @@ public actor ApplicationHost {
         for (pass, event) in sequence.enumerated() {
             if event == .warmUp {
                 guard configuration.didFinishLaunchingWaitsForWarmUp else { continue }
-                let warmUp = await runWarmUp()
+                let warmUp = await runWarmUp(aborters: aborters, background: false)
                 failures += warmUp.failures
-                let aborting = warmUp.failures.first { aborters.contains($0.participant.index) }
-                if let failure = warmUp.stopped ? warmUp.failures.last : aborting {
+                if let failure = warmUp.stop {
                     // Every participant passed initialize: all but the failing one are rolled back.
                     let reached = participants.map(\.index).filter { $0 != failure.participant.index }
                     return .failure(await rollBack(reached: Set(reached), failures: failures, file: file, line: line))
@@ -464,7 +476,7 @@ public actor ApplicationHost {
         }
         setState(.active)
         failures += await deliver(.didBecomeActive).outcome.failures
-        if !configuration.didFinishLaunchingWaitsForWarmUp { startWarmUpInBackground() }
+        if !configuration.didFinishLaunchingWaitsForWarmUp { startWarmUpInBackground(aborters: aborters) }
         let result = LaunchResult(willFinishLaunching: results[0], didFinishLaunching: results[1])
         guard failures.isEmpty else {
             var error = hookFailed(.launch, failures, result: nil, file, line)
@@ -476,6 +488,7 @@ public actor ApplicationHost {
 
     /// Delivers `willTerminate` to the participants in `reached`, in reverse order, and terminates.
     private func rollBack(reached: Set<Int>, failures: [HookFailure], file: String, line: Int) async -> LifecycleError {
+        warmUpControl?.stop()
         readiness.markNever(.terminated)
         setState(.terminating)
         let rolledBack = plan(for: .willTerminate).filter { reached.contains($0.index) }
@@ -598,13 +611,16 @@ public actor ApplicationHost {
 
     /// Runs the warm-up stage in the background, after launch; its failures go to
     /// ``Configuration/onUnobservedError``, and ``waitUntilReady(file:line:)`` tells when it is over.
-    private func startWarmUpInBackground() {
+    /// `terminate()` stops it.
+    private func startWarmUpInBackground(aborters: Set<Int>) {
         Task {
-            let warmUp = await self.runWarmUp()
+            let warmUp = await self.runWarmUp(aborters: aborters, background: true)
+            if warmUp.stop != nil { self.readiness.markNever(self.currentState) }
             if !warmUp.failures.isEmpty {
+                let code: LifecycleError.Code = warmUp.stop?.error is HookTimeout ? .timedOut : .hookFailed
                 self.configuration.onUnobservedError(
                     LifecycleError(
-                        code: .hookFailed,
+                        code: code,
                         request: .launch,
                         state: self.currentState,
                         failures: warmUp.failures,
@@ -618,21 +634,30 @@ public actor ApplicationHost {
 
     /// Runs every warm-up hook, concurrently: a module starts as soon as every warm-up implementer it
     /// depends on (directly or through modules without warm-up) has finished, in delivery order among
-    /// those ready together. Each hook runs under its budget; a timed-out hook counts as finished (under
-    /// `.degrade`) so its dependents still start.
-    private func runWarmUp() async -> (failures: [HookFailure], stopped: Bool) {
+    /// those ready together. Each hook runs under its budget.
+    ///
+    /// Warm-up stops — nothing more starts, hooks in flight are cancelled and abandoned — when a hook of
+    /// an aborting participant fails, when a hook times out under `.fail`, or when ``warmUpControl`` is
+    /// stopped (terminate, rollback). Otherwise a failed or timed-out warm-up counts as finished, so its
+    /// dependents still start. A participant is marked ready when its warm-up finishes, never when it
+    /// stopped the stage.
+    ///
+    /// - Returns: Every failure in delivery order, and the one that stopped the stage, if any.
+    private func runWarmUp(aborters: Set<Int>, background: Bool) async -> (failures: [HookFailure], stop: HookFailure?)
+    {
         let plan = dispatcher.plan(for: .warmUp)
         let inPlan = Set(plan.map(\.index))
         readiness.markReady(participants.map(\.index).filter { !inPlan.contains($0) })
         guard !plan.isEmpty else {
             readiness.markAllReady()
-            return ([], false)
+            return ([], nil)
         }
-        mailbox.setEventInProgress(.warmUp)
-        defer { mailbox.setEventInProgress(nil) }
+        if !background { mailbox.setEventInProgress(.warmUp) }
+        defer { if !background { mailbox.setEventInProgress(nil) } }
 
         // Warm-up dependencies: the warm-up implementers reachable through the dependency graph.
         let position = Dictionary(uniqueKeysWithValues: plan.enumerated().map { ($0.element.index, $0.offset) })
+        let byIndex = Dictionary(uniqueKeysWithValues: participants.map { ($0.index, $0) })
         var waitsOn: [Set<Int>] = []
         for participant in plan {
             var seen: Set<Int> = []
@@ -641,9 +666,7 @@ public actor ApplicationHost {
             while let next = stack.popLast() {
                 guard seen.insert(next).inserted else { continue }
                 if let target = position[next] { found.insert(target) }
-                if let dependency = participants.first(where: { $0.index == next }) {
-                    stack += dispatcher.dependencies(of: dependency)
-                }
+                if let dependency = byIndex[next] { stack += dispatcher.dependencies(of: dependency) }
             }
             waitsOn.append(found)
         }
@@ -653,65 +676,65 @@ public actor ApplicationHost {
         }
         var waiting = waitsOn.map(\.count)
 
-        enum Step: Sendable {
-            case finished(Int, (any Error)?, Duration)
-            case timedOut(Int, Duration)
-        }
-        let (steps, continuation) = AsyncStream<Step>.makeStream()
+        let (steps, continuation) = AsyncStream<WarmUpStep>.makeStream()
+        let control = WarmUpControl(continuation: continuation)
+        warmUpControl = control
         let time = self.time
         let budgets = plan.map {
             dispatcher.moduleBudget($0, for: .warmUp) ?? configuration.eventBudgets[.warmUp] ?? configuration.hookBudget
         }
-        var watchdogs: [Int: Task<Void, Never>] = [:]
-        var runners: [Int: Task<Void, Never>] = [:]
+        var began: [Int: ContinuousClock.Instant] = [:]
         func start(_ position: Int) {
             let call = dispatcher.warmUpCall(at: position)
-            let began = time.now()
-            runners[position] = Task {
+            let startedAt = time.now()
+            began[position] = .now
+            let runner = Task {
                 do {
                     try await call()
-                    continuation.yield(.finished(position, nil, time.now() - began))
+                    continuation.yield(.finished(position, nil, time.now() - startedAt))
                 } catch {
-                    continuation.yield(.finished(position, error, time.now() - began))
+                    continuation.yield(.finished(position, error, time.now() - startedAt))
                 }
             }
+            var watchdog: Task<Void, Never>?
             if let budget = budgets[position] {
-                watchdogs[position] = Task {
-                    do { try await time.sleep(began + budget) } catch { return }
-                    continuation.yield(.timedOut(position, time.now() - began))
+                watchdog = Task {
+                    do { try await time.sleep(startedAt + budget) } catch { return }
+                    continuation.yield(.timedOut(position, time.now() - startedAt))
                 }
             }
+            control.track(position, runner: runner, watchdog: watchdog)
         }
         for position in plan.indices where waiting[position] == 0 { start(position) }
 
         var finished: Set<Int> = []
         var failures: [(Int, HookFailure)] = []
-        var stopped = false
+        var stop: HookFailure?
         for await step in steps {
             let position: Int
+            let failure: HookFailure?
             switch step {
             case .finished(let done, let error, let elapsed):
                 guard finished.insert(done).inserted else { continue }
                 position = done
-                watchdogs[done]?.cancel()
+                control.settle(done)
                 let participant = plan[done]
                 observer?(
                     DeliveryRecord(
                         event: .warmUp,
                         participant: participant,
-                        start: .now - elapsed,
+                        start: began[done] ?? .now - elapsed,
                         duration: elapsed,
                         result: nil,
                         error: error
                     )
                 )
-                if let error {
-                    failures.append((done, HookFailure(participant: participant, event: .warmUp, error: error)))
-                }
+                failure = error.map { HookFailure(participant: participant, event: .warmUp, error: $0) }
+                if let failure, aborters.contains(participant.index) { stop = failure }
             case .timedOut(let late, let elapsed):
                 guard finished.insert(late).inserted else { continue }
                 position = late
-                runners[late]?.cancel()
+                control.abandon(late)
                 let participant = plan[late]
                 let timeout = HookTimeout(
                     participant: participant.name,
@@ -719,22 +742,25 @@ public actor ApplicationHost {
                     budget: budgets[late] ?? .zero,
                     elapsed: elapsed
                 )
-                failures.append((late, HookFailure(participant: participant, event: .warmUp, error: timeout)))
-                report(timeout, of: participant)
+                failure = HookFailure(participant: participant, event: .warmUp, error: timeout)
+                report(timeout, of: participant, since: began[late] ?? .now - elapsed)
                 if !degradedModules.contains(participant) { degradedModules.append(participant) }
-                if configuration.timeoutPolicy == .fail { stopped = true }
+                if configuration.timeoutPolicy == .fail || aborters.contains(participant.index) { stop = failure }
             }
+            if let failure { failures.append((position, failure)) }
+            if stop != nil || control.isStopped { break }
             readiness.markReady([plan[position].index])
-            if stopped || finished.count == plan.count { break }
+            if finished.count == plan.count { break }
             for dependent in dependents[position] {
                 waiting[dependent] -= 1
                 if waiting[dependent] == 0 { start(dependent) }
             }
         }
-        continuation.finish()
-        for watchdog in watchdogs.values { watchdog.cancel() }
-        if !stopped { readiness.markAllReady() }
-        return (failures.sorted { $0.0 < $1.0 }.map(\.1), stopped)
+        if !control.isStopped { control.finishing() }
+        control.stop()  // cancels what is still in flight and ends the stream
+        if warmUpControl === control { warmUpControl = nil }
+        if stop == nil, !control.wasStoppedFromOutside { readiness.markAllReady() }
+        return (failures.sorted { $0.0 < $1.0 }.map(\.1), stop)
     }
 
     // MARK: - Time limits
@@ -783,7 +809,9 @@ public actor ApplicationHost {
             let start = from
             let runner = Task { @Sendable in
                 await run(start, supervisor)
-                ending.resolve(.success(.finished))
+                // A superseded runner leaves the ending to the watchdog, which reports the timeout: if it
+                // said `.finished`, the host would take the event as complete and skip the rest.
+                if supervisor.isCurrent { ending.resolve(.success(.finished)) }
             }
             let watchdog = Task { @Sendable in
                 await Self.watch(shared, time: time, budgets: budgets, deadline: absoluteDeadline, ending: ending)
@@ -794,9 +822,9 @@ public actor ApplicationHost {
             switch end {
             case .finished:
                 break supervision
-            case .timedOut(let position, let elapsed):
+            case .timedOut(let position, let elapsed, let wallStart, let next):
                 runner.cancel()
-                generation = shared.supersede()
+                generation = next
                 let participant = plan[position]
                 let timeout = HookTimeout(
                     participant: participant.name,
@@ -805,16 +833,15 @@ public actor ApplicationHost {
                     elapsed: elapsed
                 )
                 timeouts.append((position, HookFailure(participant: participant, event: event, error: timeout)))
-                report(timeout, of: participant)
+                report(timeout, of: participant, since: wallStart)
                 if !degradedModules.contains(participant) { degradedModules.append(participant) }
                 if stoppers.contains(participant.index) || configuration.timeoutPolicy == .fail {
                     stopped = true
                     break supervision
                 }
                 from = position + 1
-            case .deadline(let position, let elapsed):
+            case .deadline(let position, let elapsed, let wallStart):
                 runner.cancel()
-                _ = shared.supersede()
                 let done = Set(shared.answers.map(\.position))
                 if let position {
                     let participant = plan[position]
@@ -825,7 +852,7 @@ public actor ApplicationHost {
                         elapsed: elapsed
                     )
                     timeouts.append((position, HookFailure(participant: participant, event: event, error: timeout)))
-                    report(timeout, of: participant)
+                    report(timeout, of: participant, since: wallStart ?? .now - elapsed)
                 }
                 abandoned = plan.indices
                     .filter { $0 >= from && !done.contains($0) && inScope(plan[$0]) }
@@ -853,12 +880,12 @@ public actor ApplicationHost {
 
     /// Tells the journal and ``Configuration/onDelivery`` about a hook abandoned on a timeout: it never
     /// completes, so the fan-out cannot.
-    private func report(_ timeout: HookTimeout, of participant: Participant) {
+    private func report(_ timeout: HookTimeout, of participant: Participant, since start: ContinuousClock.Instant) {
         observer?(
             DeliveryRecord(
                 event: timeout.event,
                 participant: participant,
-                start: .now - timeout.elapsed,
+                start: start,
                 duration: timeout.elapsed,
                 result: nil,
                 error: timeout
@@ -879,17 +906,28 @@ public actor ApplicationHost {
         let shortest = budgets.compactMap { $0 }.min()
         while !Task.isCancelled {
             let now = time.now()
-            let current = shared.current
             if let deadline, now >= deadline {
-                ending.resolve(.success(.deadline(current?.position, current.map { now - $0.start } ?? .zero)))
+                let current = shared.stopAll()
+                ending.resolve(
+                    .success(.deadline(current?.position, current.map { now - $0.start } ?? .zero, current?.wallStart))
+                )
                 return
             }
+            let current = shared.current
             var wake = deadline
             if let current, let budget = budgets[current.position] {
                 let due = current.start + budget
                 if now >= due {
-                    ending.resolve(.success(.timedOut(current.position, now - current.start)))
-                    return
+                    // Expire only if that hook is still running: a hook that just returned is not abandoned.
+                    if let next = shared.expire(position: current.position) {
+                        ending.resolve(
+                            .success(
+                                .timedOut(current.position, now - current.start, current.wallStart, generation: next)
+                            )
+                        )
+                        return
+                    }
+                    continue
                 }
                 wake = min(wake ?? due, due)
             } else if let shortest {
@@ -932,11 +970,77 @@ private struct LimitedDelivery<R: Sendable> {
     var abandoned: [Participant]
 }
 
+/// One warm-up hook finishing, or running past its budget.
+private enum WarmUpStep: Sendable {
+    case finished(Int, (any Error)?, Duration)
+    case timedOut(Int, Duration)
+}
+
+/// The tasks of one warm-up stage, so it can be stopped from outside (terminate, rollback) as well as
+/// from inside: stopping cancels every hook in flight and ends the stream the stage waits on.
+private final class WarmUpControl: Sendable {
+    private struct State {
+        var runners: [Int: Task<Void, Never>] = [:]
+        var watchdogs: [Int: Task<Void, Never>] = [:]
+        var stopped = false
+        var fromOutside = true
+    }
+
+    private let state = Mutex(State())
+    private let continuation: AsyncStream<WarmUpStep>.Continuation
+
+    init(continuation: AsyncStream<WarmUpStep>.Continuation) {
+        self.continuation = continuation
+    }
+
+    func track(_ position: Int, runner: Task<Void, Never>, watchdog: Task<Void, Never>?) {
+        state.withLock { state in
+            state.runners[position] = runner
+            state.watchdogs[position] = watchdog
+        }
+    }
+
+    /// The hook finished: its watchdog is no longer needed.
+    func settle(_ position: Int) {
+        state.withLock { $0.watchdogs.removeValue(forKey: position) }?.cancel()
+        state.withLock { _ = $0.runners.removeValue(forKey: position) }
+    }
+
+    /// The hook ran past its budget: cancel it and stop waiting for it.
+    func abandon(_ position: Int) {
+        state.withLock { $0.runners.removeValue(forKey: position) }?.cancel()
+        state.withLock { _ = $0.watchdogs.removeValue(forKey: position) }
+    }
+
+    var isStopped: Bool { state.withLock { $0.stopped } }
+    var wasStoppedFromOutside: Bool { state.withLock { $0.stopped && $0.fromOutside } }
+
+    /// Cancels everything in flight and ends the stream. Idempotent.
+    func stop() {
+        let tasks: [Task<Void, Never>] = state.withLock { state in
+            state.stopped = true
+            defer {
+                state.runners.removeAll()
+                state.watchdogs.removeAll()
+            }
+            return Array(state.runners.values) + Array(state.watchdogs.values)
+        }
+        for task in tasks { task.cancel() }
+        continuation.finish()
+    }
+
+    /// Marks the coming `stop()` as the stage's own ending (not a stop from outside).
+    func finishing() { state.withLock { $0.fromOutside = false } }
+}
+
 /// How a watchdog or a runner ended one supervised run.
 private enum WatchEnding: Sendable {
     case finished
-    case timedOut(Int, Duration)
-    case deadline(Int?, Duration)
+    /// The hook at the position was expired after running the duration (from the wall-clock instant);
+    /// its runner is already superseded by `generation`.
+    case timedOut(Int, Duration, ContinuousClock.Instant, generation: Int)
+    /// The overall deadline passed; everything is superseded. The hook in progress, if any.
+    case deadline(Int?, Duration, ContinuousClock.Instant?)
 }
 
 /// The combined result of a built-in event from its participants' answers.

@@ -113,7 +113,11 @@ public final class DeliveryJournal: Sendable {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        return try encoder.encode(Document(capacity: capacity, dropped: droppedCount, entries: entries))
+        // One snapshot, so the drop count and the entries agree.
+        let (dropped, entries): (Int, [Entry]) = storage.withLock { storage in
+            (storage.dropped, Array(storage.entries[storage.head...] + storage.entries[..<storage.head]))
+        }
+        return try encoder.encode(Document(capacity: capacity, dropped: dropped, entries: entries))
     }
 
     /// Time per participant over `events` (all events when empty), slowest first; ties by name.

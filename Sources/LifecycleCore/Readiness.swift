@@ -9,27 +9,47 @@ final class Readiness: Sendable {
     enum Outcome: Sendable {
         case ready
         case never(ApplicationState)
+        case cancelled
     }
 
     private struct State {
         var ready: Set<Int> = []
         var all = false
         var never: ApplicationState?
-        var waiters: [(index: Int?, continuation: CheckedContinuation<Outcome, Never>)] = []
+        var waiters: [(id: Int, index: Int?, continuation: CheckedContinuation<Outcome, Never>)] = []
+        var nextID = 0
+        var cancelledEarly: Set<Int> = []
     }
 
     private let state = Mutex(State())
 
-    /// Waits until `index` (or, for `nil`, everyone) is ready, or readiness becomes impossible.
+    /// Waits until `index` (or, for `nil`, everyone) is ready, readiness becomes impossible, or the waiting
+    /// task is cancelled.
     func wait(for index: Int?) async -> Outcome {
-        await withCheckedContinuation { continuation in
-            let now: Outcome? = state.withLock { state in
-                if let never = state.never { return .never(never) }
-                if state.all || index.map(state.ready.contains) == true { return .ready }
-                state.waiters.append((index, continuation))
-                return nil
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let now: Outcome? = state.withLock { state in
+                    if state.cancelledEarly.remove(id) != nil { return .cancelled }
+                    if let never = state.never { return .never(never) }
+                    if state.all || index.map(state.ready.contains) == true { return .ready }
+                    state.waiters.append((id, index, continuation))
+                    return nil
+                }
+                if let now { continuation.resume(returning: now) }
             }
-            if let now { continuation.resume(returning: now) }
+        } onCancel: {
+            let waiter = state.withLock { state in
+                guard let position = state.waiters.firstIndex(where: { $0.id == id }) else {
+                    state.cancelledEarly.insert(id)
+                    return nil as CheckedContinuation<Outcome, Never>?
+                }
+                return state.waiters.remove(at: position).continuation
+            }
+            waiter?.resume(returning: .cancelled)
         }
     }
 

@@ -62,8 +62,10 @@ package protocol DeliverySupervisor: Sendable {
     /// Before calling the hook at delivery `position`. `false` means this runner was superseded (a hook
     /// of it timed out): it must stop without calling anything more.
     func willCall(_ position: Int) -> Bool
-    /// After that hook returned `answer` or threw `failure`.
-    func didCall(_ position: Int, answer: (any Sendable)?, failure: (any Error)?)
+    /// After that hook returned `answer` or threw `failure`. `false` means the hook had already been
+    /// abandoned on a timeout: its late result must not be reported anywhere.
+    @discardableResult
+    func didCall(_ position: Int, answer: (any Sendable)?, failure: (any Error)?) -> Bool
 }
 
 /// The shared state of one supervised delivery: which runner is current, which hook it is in and since
@@ -77,7 +79,7 @@ package final class DeliverySupervision: DeliverySupervisor {
 
     fileprivate struct State {
         var generation = 0
-        var current: (position: Int, start: Duration)?
+        var current: (position: Int, start: Duration, wallStart: ContinuousClock.Instant)?
         var answers: [Answer] = []
         var finished = false
     }
@@ -100,32 +102,54 @@ package final class DeliverySupervision: DeliverySupervisor {
 
     package func willCall(_ position: Int) -> Bool {
         let now = time.now()
+        let wall = ContinuousClock.now
         return shared.state.withLock { state in
             guard state.generation == generation, !state.finished else { return false }
-            state.current = (position, now)
+            state.current = (position, now, wall)
             return true
         }
     }
 
-    package func didCall(_ position: Int, answer: (any Sendable)?, failure: (any Error)?) {
+    /// Whether this runner is still the current one (no hook of it was abandoned). Once the runner has
+    /// returned no hook is in progress, so nothing can expire after this answer.
+    package var isCurrent: Bool { shared.state.withLock { $0.generation == generation } }
+
+    @discardableResult
+    package func didCall(_ position: Int, answer: (any Sendable)?, failure: (any Error)?) -> Bool {
         shared.state.withLock { state in
-            guard state.generation == generation else { return }
+            guard state.generation == generation else { return false }
             state.current = nil
             state.answers.append(Answer(position: position, answer: answer, failure: failure))
+            return true
         }
     }
 }
 
 extension DeliverySupervision.SharedState {
     /// The hook in progress and when it started, if any.
-    package var current: (position: Int, start: Duration)? { state.withLock { $0.current } }
+    package var current: (position: Int, start: Duration, wallStart: ContinuousClock.Instant)? {
+        state.withLock { $0.current }
+    }
 
-    /// Supersedes the current runner (it stops after its hook returns) and returns the next generation.
-    package func supersede() -> Int {
+    /// Abandons the hook at `position` if it is still the one in progress, superseding its runner in the
+    /// same step — so the runner can neither record that hook's answer nor call another hook. Returns the
+    /// new generation, or `nil` if that hook had already finished (nothing was abandoned).
+    package func expire(position: Int) -> Int? {
         state.withLock { state in
+            guard state.current?.position == position else { return nil }
             state.generation += 1
             state.current = nil
             return state.generation
+        }
+    }
+
+    /// Stops everything at the overall deadline, in one step: supersedes the runner and returns the hook
+    /// that was in progress, if any.
+    package func stopAll() -> (position: Int, start: Duration, wallStart: ContinuousClock.Instant)? {
+        state.withLock { state in
+            state.generation += 1
+            defer { state.current = nil }
+            return state.current
         }
     }
 

@@ -1,8 +1,6 @@
 import LifecycleCore
 
 extension DelegateProxy {
-    /// Checks the manifest and returns its entries in delivery order: priority, highest first; equal
-    /// priorities in manifest order.
     /// Splits the manifest into the modules enabled with `options` and the disabled ones, with reasons.
     static func gate(
         _ manifest: ModuleManifest,
@@ -22,6 +20,8 @@ extension DelegateProxy {
         return (ModuleManifest(name: manifest.name, entries: enabled, sourceModules: manifest.sourceModules), disabled)
     }
 
+    /// Checks the manifest and returns its entries in delivery order (`dependencyOrder`): dependencies
+    /// first, then priority, highest first, then manifest order.
     static func validatedOrder(
         of manifest: ModuleManifest,
         disabled: [(name: String, reason: String)] = []

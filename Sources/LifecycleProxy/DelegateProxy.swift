@@ -9,8 +9,9 @@ public import LifecycleCore
 /// manifest — and fans each event out to every participant that implements it.
 ///
 /// ## Order
-/// - Forward events (launch, foreground, open-URL, memory warning, custom events): the program's delegate
-///   first, then modules by priority, highest first.
+/// - Forward events (launch, the launch stages, foreground, open-URL, memory warning, custom events): the
+///   program's delegate first, then modules in dependency order, by priority where dependencies leave a
+///   choice (`Docs/Ordering.md`).
 /// - Reverse events (`willResignActive`, `didEnterBackground`, `willTerminate`): the exact mirror — modules
 ///   by priority, lowest first, then the program's delegate.
 /// - Equal priorities keep manifest order (reversed, with everything else, for reverse events).
@@ -23,7 +24,8 @@ public import LifecycleCore
 ///
 /// ## Cost
 /// The order, and one implementer list per event, are computed once, in the initializer. Delivering an
-/// event walks one array by index: no allocation, no existential copy per participant, no lookup.
+/// event walks one array by index: no existential copy per participant and no lookup; nothing is allocated
+/// per participant unless a hook throws.
 public final class DelegateProxy: Sendable {
     /// Every participant: the program's delegate first if there is one, then modules by priority.
     public let participants: [Participant]
@@ -73,6 +75,9 @@ public final class DelegateProxy: Sendable {
         delegate: (any ApplicationDelegate)?,
         context: LifecycleContext
     ) throws(ManifestError) {
+        // The whole manifest is validated first, so a disabled module cannot hide an error that would
+        // appear in another environment.
+        _ = try Self.validatedOrder(of: manifest)
         let (enabledManifest, disabled) = Self.gate(manifest, options: context.launchOptions)
         let ordered = try Self.validatedOrder(of: enabledManifest, disabled: disabled)
         self.disabledModules = disabled
@@ -252,13 +257,13 @@ public final class DelegateProxy: Sendable {
             let began = observer == nil ? nil : ContinuousClock.now
             do {
                 let answer = try await handlers[index](event, context)
-                supervisor?.didCall(index, answer: answer, failure: nil)
+                if let supervisor, !supervisor.didCall(index, answer: answer, failure: nil) { break }
                 combined = combined.map { E.Result.combine($0, answer) } ?? answer
                 if let began, let observer {
                     observer(record(lifecycleEvent, route.participants[index], began, answer as? Bool, nil))
                 }
             } catch {
-                supervisor?.didCall(index, answer: nil, failure: error)
+                if let supervisor, !supervisor.didCall(index, answer: nil, failure: error) { break }
                 failures.append(
                     HookFailure(
                         participant: participants[route.participants[index]],

@@ -67,8 +67,9 @@ struct Implementers<Hook: Sendable>: Sendable {
                 } catch {
                     failure = error
                 }
+                // A hook abandoned on a timeout reports nothing when it finally returns.
+                if let supervisor, !supervisor.didCall(index, answer: answer, failure: failure) { break }
                 delivered += 1
-                supervisor?.didCall(index, answer: answer, failure: failure)
                 if let answer {
                     combined = combined || answer
                     answered = true

@@ -32,6 +32,8 @@ public final class VirtualClock: Clock, Sendable {
         var now = Instant(offset: .zero)
         var sleepers: [Sleeper] = []
         var nextID = 0
+        /// Sleeps cancelled before they registered: they must not register afterwards.
+        var cancelledEarly: Set<Int> = []
     }
 
     private let state = Mutex(State())
@@ -52,24 +54,36 @@ public final class VirtualClock: Clock, Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let resumeNow: Bool = state.withLock { state in
-                    if deadline <= state.now { return true }
+                enum Now { case wait, resume, cancel }
+                let now: Now = state.withLock { state in
+                    if state.cancelledEarly.remove(id) != nil { return .cancel }
+                    if deadline <= state.now { return .resume }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-                    return false
+                    return .wait
                 }
-                if resumeNow { continuation.resume() }
+                switch now {
+                case .wait: break
+                case .resume: continuation.resume()
+                case .cancel: continuation.resume(throwing: CancellationError())
+                }
             }
         } onCancel: {
             let cancelled: Sleeper? = state.withLock { state in
-                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else {
+                    state.cancelledEarly.insert(id)  // not registered yet: refuse it when it tries
+                    return nil
+                }
                 return state.sleepers.remove(at: index)
             }
             cancelled?.continuation.resume(throwing: CancellationError())
         }
     }
 
-    /// Moves time forward by `duration` and wakes every sleeper whose deadline has passed, earliest first.
+    /// Moves time forward by `duration` (negative durations are ignored) and wakes every sleeper whose
+    /// deadline has passed, earliest deadline first. Time jumps straight to the end: sleepers woken here all
+    /// see the final time.
     public func advance(by duration: Duration) {
+        guard duration > .zero else { return }
         let due: [Sleeper] = state.withLock { state in
             state.now = state.now.advanced(by: duration)
             let now = state.now

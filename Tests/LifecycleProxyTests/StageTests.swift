@@ -160,4 +160,65 @@ struct StageTests {
         #expect(error?.code == .notReady)
         for name in ["WarmSearch", "WarmDatabase", "WarmCache"] { log.latch(name).open() }
     }
+
+    @Test("terminate() stops a background warm-up: nothing more starts once the host is terminating")
+    func terminateStopsBackgroundWarmUp() async throws {
+        let log = StageLog()
+        let host = try host(log, waits: false)
+        try await host.launch()
+        await log.latch("WarmDatabase").waitUntilEntered()
+        try await host.terminate()
+        log.latch("WarmDatabase").open()  // Cache depended on it; it must not start now
+        log.latch("WarmSearch").open()
+        try await host.waitUntilIdle()
+        for _ in 0..<100 { await Task.yield() }
+        #expect(!log.entries.contains("warmUp start WarmCache"))
+        #expect(host.state == .terminated)
+    }
+
+    @Test("A refused terminate() does not make readiness impossible")
+    func refusedTerminateKeepsReadiness() async throws {
+        let log = StageLog()
+        for name in ["WarmSearch", "WarmDatabase", "WarmCache"] { log.latch(name).open() }
+        let host = try host(log)
+        await #expect(throws: LifecycleError.self) { try await host.terminate() }  // not running yet
+        try await host.launch()
+        try await host.waitUntilReady()
+    }
+
+    @Test("A cancelled waitUntilReady() throws `cancelled` at once")
+    func readinessWaitIsCancellable() async throws {
+        let host = try host(StageLog())
+        let waiting = Task { try await host.waitUntilReady() }
+        waiting.cancel()
+        let error = await #expect(throws: LifecycleError.self) { try await waiting.value }
+        #expect(error?.code == .cancelled)
+    }
+
+    @Test("A warm-up failure of an aborting module stops the stage and rolls launch back")
+    func warmUpAbort() async throws {
+        let log = StageLog()
+        var options = LaunchOptions()
+        options[StageLogKey.self] = log
+        let host = try ApplicationHost(
+            manifest: ModuleManifest([FailingWarmUp.self, WarmSearch.self]),
+            launchOptions: options,
+            configuration: .init(launchFailurePolicy: .abort)
+        )
+        log.latch("WarmSearch").open()
+        let error = await #expect(throws: LifecycleError.self) { try await host.launch() }
+        #expect(error?.code == .launchAborted)
+        #expect(error?.failures.first?.participant.name == FailingWarmUp.moduleName)
+        #expect(!log.entries.contains("didFinishLaunching WarmSearch"))
+        #expect(host.state == .terminated)
+    }
+}
+
+/// Fails in warm-up.
+struct FailingWarmUp: LifecycleModule, WarmUpStage {
+    static let priority: ModulePriority = .maximum
+    init(context: LifecycleContext) {}
+    func warmUp(_ context: LifecycleContext) throws {
+        throw FixtureFailure(participant: "FailingWarmUp", event: "warmUp")
+    }
 }

@@ -220,6 +220,40 @@ struct TimeLimitTests {
         #expect(setup.clock.sleeperCount == 0)
         #expect(setup.script.journal.receivers(of: "willTerminate") == ["NormalA"])
     }
+
+    @Test("A hook finishing as its budget expires: every participant still gets every event exactly once")
+    func noDoubleDeliveryAtTheBoundary() async throws {
+        // Real time here, on purpose: the race is between a real hook and a real timer.
+        let script = Script()
+        var options = LaunchOptions()
+        options[ScriptKey.self] = script
+        let host = try ApplicationHost(
+            manifest: ModuleManifest([Racer.self, NormalA.self, NormalB.self]),
+            launchOptions: options,
+            configuration: .init(hookBudget: .microseconds(300))
+        )
+        try await host.launch()
+        let rounds = 200
+        for _ in 0..<rounds { _ = try? await host.receiveMemoryWarning() }
+        // Every participant received every warning exactly once, timed out or not.
+        for name in ["Racer", "NormalA", "NormalB"] {
+            #expect(
+                script.journal.receivers(of: "didReceiveMemoryWarning").filter { $0 == name }.count == rounds,
+                "\(name)"
+            )
+        }
+    }
+}
+
+/// Busy for a moment, then returns: races a tight budget.
+struct Racer: LifecycleModule, DidReceiveMemoryWarning {
+    static let priority: ModulePriority = .normal
+    let script: Script
+    init(context: LifecycleContext) { script = context.launchOptions[ScriptKey.self] }
+    func didReceiveMemoryWarning(_ context: LifecycleContext) async throws {
+        script.journal.record("didReceiveMemoryWarning Racer")
+        try? await Task.sleep(for: .microseconds(300))
+    }
 }
 
 /// A Hanger at the lowest priority: first to receive willTerminate.
