@@ -34,6 +34,7 @@ public final class VirtualClock: Clock, Sendable {
         var nextID = 0
         /// Sleeps cancelled before they registered: they must not register afterwards.
         var cancelledEarly: Set<Int> = []
+        var sleepCalls = 0
     }
 
     private let state = Mutex(State())
@@ -46,10 +47,16 @@ public final class VirtualClock: Clock, Sendable {
     /// How many tasks are sleeping on this clock right now.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
+    /// How many times anything has slept on this clock, cancelled sleeps included.
+    public var totalSleepCalls: Int { state.withLock { $0.sleepCalls } }
+
     /// Suspends until the clock has been advanced to `deadline`, or the task is cancelled.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let id = state.withLock { state in
-            defer { state.nextID += 1 }
+            defer {
+                state.nextID += 1
+                state.sleepCalls += 1
+            }
             return state.nextID
         }
         try await withTaskCancellationHandler {
