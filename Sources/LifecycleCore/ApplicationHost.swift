@@ -418,16 +418,7 @@ public actor ApplicationHost {
             if delivery.stopped {
                 // A timeout under `.fail`: the request ends here. Termination cannot stay half done.
                 if plan.final == .terminated { setState(.terminated) }
-                return .failure(
-                    LifecycleError(
-                        code: .timedOut,
-                        request: request,
-                        state: currentState,
-                        failures: failures,
-                        file: file,
-                        line: line
-                    )
-                )
+                return .failure(timedOut(request, failures, file, line))
             }
         }
         setState(plan.final)
@@ -564,16 +555,7 @@ public actor ApplicationHost {
     ) -> Result<R, LifecycleError> {
         let failures = delivery.outcome.failures
         if delivery.stopped {
-            return .failure(
-                LifecycleError(
-                    code: .timedOut,
-                    request: request,
-                    state: currentState,
-                    failures: failures,
-                    file: file,
-                    line: line
-                )
-            )
+            return .failure(timedOut(request, failures, file, line))
         }
         guard failures.isEmpty else { return .failure(hookFailed(request, failures, result: result, file, line)) }
         return .success(delivery.outcome.result)
@@ -940,6 +922,24 @@ public actor ApplicationHost {
 
     private func invalidTransition(_ request: HostRequest, _ file: String, _ line: Int) -> LifecycleError {
         LifecycleError(code: .invalidTransition, request: request, state: currentState, file: file, line: line)
+    }
+
+    private func timedOut(
+        _ request: HostRequest,
+        _ failures: [HookFailure],
+        _ file: String,
+        _ line: Int
+    )
+        -> LifecycleError
+    {
+        LifecycleError(
+            code: .timedOut,
+            request: request,
+            state: currentState,
+            failures: failures,
+            file: file,
+            line: line
+        )
     }
 
     private func hookFailed(

@@ -76,6 +76,13 @@ struct TimeLimitTests {
         let clock: VirtualClock
         let latch: Latch
         let script: Script
+
+        /// Once a hook is held and the watchdog is asleep, moves the virtual clock by `duration`.
+        func advanceWhileHeld(by duration: Duration) async {
+            await latch.waitUntilEntered()
+            await clock.waitForSleepers(1)
+            clock.advance(by: duration)
+        }
     }
 
     func setup(
@@ -104,9 +111,7 @@ struct TimeLimitTests {
         defer { setup.latch.open() }
         try await setup.host.launch()
         let warning = Task { try await setup.host.receiveMemoryWarning() }
-        await setup.latch.waitUntilEntered()
-        await setup.clock.waitForSleepers(1)
-        setup.clock.advance(by: .seconds(2))
+        await setup.advanceWhileHeld(by: .seconds(2))
 
         let error = await #expect(throws: LifecycleError.self) { try await warning.value }
         #expect(error?.code == .hookFailed)
@@ -130,9 +135,7 @@ struct TimeLimitTests {
         defer { setup.latch.open() }
         try await setup.host.launch()
         let warning = Task { try await setup.host.receiveMemoryWarning() }
-        await setup.latch.waitUntilEntered()
-        await setup.clock.waitForSleepers(1)
-        setup.clock.advance(by: .seconds(2))
+        await setup.advanceWhileHeld(by: .seconds(2))
 
         let error = await #expect(throws: LifecycleError.self) { try await warning.value }
         #expect(error?.code == .timedOut)
@@ -146,9 +149,7 @@ struct TimeLimitTests {
         defer { setup.latch.open() }
         try await setup.host.launch()
         let warning = Task { try await setup.host.receiveMemoryWarning() }
-        await setup.latch.waitUntilEntered()
-        await setup.clock.waitForSleepers(1)
-        setup.clock.advance(by: .seconds(2))  // past the host's 1 s, within the module's 10 s
+        await setup.advanceWhileHeld(by: .seconds(2))  // past the host's 1 s, within the module's 10 s
         await setup.clock.waitForSleepers(1)  // the watchdog went back to sleep: no timeout
         setup.clock.advance(by: .seconds(9))
         let error = await #expect(throws: LifecycleError.self) { try await warning.value }
@@ -163,9 +164,7 @@ struct TimeLimitTests {
         defer { setup.latch.open() }
         try await setup.host.launch()
         let warning = Task { try await setup.host.receiveMemoryWarning() }
-        await setup.latch.waitUntilEntered()
-        await setup.clock.waitForSleepers(1)
-        setup.clock.advance(by: .seconds(6))
+        await setup.advanceWhileHeld(by: .seconds(6))
         let error = await #expect(throws: LifecycleError.self) { try await warning.value }
         #expect((error?.failures.first?.error as? HookTimeout)?.budget == .seconds(5))
     }
@@ -180,9 +179,7 @@ struct TimeLimitTests {
         defer { setup.latch.open() }
         try await setup.host.launch()
         let terminate = Task { try await setup.host.terminate() }
-        await setup.latch.waitUntilEntered()
-        await setup.clock.waitForSleepers(1)
-        setup.clock.advance(by: .seconds(5))
+        await setup.advanceWhileHeld(by: .seconds(5))
 
         let error = await #expect(throws: LifecycleError.self) { try await terminate.value }
         #expect(error?.code == .deadlineExceeded)
@@ -201,9 +198,7 @@ struct TimeLimitTests {
         defer { setup.latch.open() }
         try await setup.host.launch()
         let terminate = Task { try await setup.host.terminate() }
-        await setup.latch.waitUntilEntered()
-        await setup.clock.waitForSleepers(1)
-        setup.clock.advance(by: .seconds(5))
+        await setup.advanceWhileHeld(by: .seconds(5))
         let error = await #expect(throws: LifecycleError.self) { try await terminate.value }
         #expect(error?.abandoned.map { shortName($0.name) } == ["HangerLow", "NormalA", "High"])
         #expect(setup.script.journal.receivers(of: "willTerminate") == ["HangerLow"])
