@@ -52,21 +52,27 @@ struct CompletenessCheckTests {
 
 @Suite("Staleness check")
 struct StalenessCheckTests {
+    /// Writes `text` at `path` under `root`, creating folders as needed.
+    static func write(_ text: String, _ path: String, under root: URL) throws {
+        let url = root.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+
+    /// Writes the checked-in manifest of target `Feature` under `root`, as the command would, and returns it.
+    @discardableResult
+    static func writeCheckedIn(_ spec: ManifestSpec, under root: URL) throws -> String {
+        let manifest = root.appendingPathComponent("Sources/Feature/ModuleManifest+Feature.swift")
+        let text = try spec.generate(root: root, excluding: [manifest.standardizedFileURL.path]).text
+        try text.write(to: manifest, atomically: true, encoding: .utf8)
+        return text
+    }
+
     /// A throwaway package with one target, `Feature`, and a checked-in manifest written as the command would.
     static func makePackage() throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("staleness-\(UUID().uuidString)")
-        let sources = root.appendingPathComponent("Sources/Feature")
-        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
-        try "// swift-tools-version:6.2\n".write(
-            to: root.appendingPathComponent("Package.swift"),
-            atomically: true,
-            encoding: .utf8
-        )
-        try "struct Search: LifecycleModule {}\n".write(
-            to: sources.appendingPathComponent("Search.swift"),
-            atomically: true,
-            encoding: .utf8
-        )
+        try write("// swift-tools-version:6.2\n", "Package.swift", under: root)
+        try write("struct Search: LifecycleModule {}\n", "Sources/Feature/Search.swift", under: root)
         let spec = ManifestSpec(
             module: "Feature",
             mode: .library,
@@ -74,9 +80,7 @@ struct StalenessCheckTests {
             dependencies: [],
             checkedInTarget: "Feature"
         )
-        let manifest = sources.appendingPathComponent("ModuleManifest+Feature.swift")
-        let output = try spec.generate(root: root, excluding: [manifest.standardizedFileURL.path])
-        try output.text.write(to: manifest, atomically: true, encoding: .utf8)
+        try writeCheckedIn(spec, under: root)
         return root
     }
 
@@ -91,11 +95,7 @@ struct StalenessCheckTests {
     func staleManifestFails() throws {
         let root = try Self.makePackage()
         defer { try? FileManager.default.removeItem(at: root) }
-        try "struct Billing: LifecycleModule {}\n".write(
-            to: root.appendingPathComponent("Sources/Feature/Billing.swift"),
-            atomically: true,
-            encoding: .utf8
-        )
+        try Self.write("struct Billing: LifecycleModule {}\n", "Sources/Feature/Billing.swift", under: root)
         let error = #expect(throws: StaleManifestError.self) {
             try checkModuleManifestIsFresh(at: "Sources/Feature/ModuleManifest+Feature.swift", packageRoot: root.path)
         }
@@ -126,27 +126,13 @@ struct StalenessCheckTests {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("external-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: base) }
         let root = base.appendingPathComponent("App")
-        let external = base.appendingPathComponent("Checkouts/Dep/Sources/Dep")
-        try FileManager.default.createDirectory(
-            at: root.appendingPathComponent("Sources/Feature"),
-            withIntermediateDirectories: true
+        try Self.write("// swift-tools-version:6.2\n", "Package.swift", under: root)
+        try Self.write(
+            "public protocol FeatureModule: LifecycleModule {}\n",
+            "Checkouts/Dep/Sources/Dep/Dep.swift",
+            under: base
         )
-        try FileManager.default.createDirectory(at: external, withIntermediateDirectories: true)
-        try "// swift-tools-version:6.2\n".write(
-            to: root.appendingPathComponent("Package.swift"),
-            atomically: true,
-            encoding: .utf8
-        )
-        try "public protocol FeatureModule: LifecycleModule {}\n".write(
-            to: external.appendingPathComponent("Dep.swift"),
-            atomically: true,
-            encoding: .utf8
-        )
-        try "struct Search: FeatureModule {}\n".write(
-            to: root.appendingPathComponent("Sources/Feature/Search.swift"),
-            atomically: true,
-            encoding: .utf8
-        )
+        try Self.write("struct Search: FeatureModule {}\n", "Sources/Feature/Search.swift", under: root)
         let spec = ManifestSpec(
             module: "Feature",
             mode: .library,
@@ -154,12 +140,10 @@ struct StalenessCheckTests {
             dependencies: [.init(module: "Dep", sources: ["../Checkouts/Dep/Sources/Dep"])],
             checkedInTarget: "Feature"
         )
-        let manifest = root.appendingPathComponent("Sources/Feature/ModuleManifest+Feature.swift")
-        let output = try spec.generate(root: root, excluding: [manifest.standardizedFileURL.path])
-        try output.text.write(to: manifest, atomically: true, encoding: .utf8)
-        #expect(output.text.contains("modules.append(Search.self)"))
-        #expect(output.text.contains(#""implies":["FeatureModule"]"#))
-        #expect(!output.text.contains("Checkouts"))
+        let text = try Self.writeCheckedIn(spec, under: root)
+        #expect(text.contains("modules.append(Search.self)"))
+        #expect(text.contains(#""implies":["FeatureModule"]"#))
+        #expect(!text.contains("Checkouts"))
 
         // The build folder moves (another scratch path, a fresh clone): the check still regenerates.
         try FileManager.default.removeItem(at: base.appendingPathComponent("Checkouts"))
