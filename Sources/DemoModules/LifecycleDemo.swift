@@ -70,6 +70,13 @@ public enum LifecycleDemo {
             try await host.waitUntilIdle()  // the CachePurged event the cache posted is delivered by now
             console.write("  = state \(host.state)")
 
+            // A module can leave a running host and join it again: removal takes it down from `active`
+            // (it implements only willResignActive of those), registration catches it up (didBecomeActive).
+            console.write("▶ remove(HealthCheckModule), then register(HealthCheckModule)")
+            try await host.remove(HealthCheckModule.self)
+            try await host.register(HealthCheckModule.self)
+            console.write("  = \(host.participants.count) participants; state \(host.state)")
+
             for link in ["demo://product/42", "https://example.com/pricing"] {
                 console.write("▶ open(\(link))")
                 let handled = try await host.open(URL(string: link)!)

@@ -55,15 +55,17 @@ public actor ApplicationHost {
     private nonisolated let time: ClockFunctions
 
     /// Which participants have finished launching.
-    private nonisolated let readiness = Readiness()
+    nonisolated let readiness = Readiness()
     /// The warm-up stage in progress, so terminate and rollback can stop it.
     private var warmUpControl: WarmUpControl?
 
     /// The participants whose hooks ran past their budget, in the order it happened. They still receive
     /// events; the mark is for health checks and readiness.
-    public private(set) var degradedModules: [Participant] = []
+    public internal(set) var degradedModules: [Participant] = []
 
-    private let dispatcher: any LifecycleDispatcher
+    /// The participants. Replaced — never mutated — when a module is registered or removed, by a job on
+    /// the actor; read from anywhere.
+    private nonisolated let roster: Mutex<any LifecycleDispatcher>
     private nonisolated let mailbox: HostMailbox
 
     /// Marks the task of the job being processed (and the tasks it spawns), to recognise a host method
@@ -78,7 +80,7 @@ public actor ApplicationHost {
     ) throws(Failure) {
         let mailbox = HostMailbox()
         let context = LifecycleContext(launchOptions: launchOptions, mailbox: mailbox)
-        self.dispatcher = try makeDispatcher(context)
+        self.roster = Mutex(try makeDispatcher(context))
         self.mailbox = mailbox
         self.context = context
         self.configuration = configuration
@@ -99,6 +101,13 @@ public actor ApplicationHost {
     }
 
     // MARK: - Reading
+
+    /// The current participants. A job reads it once per delivery: only registration and removal, which
+    /// are jobs themselves, replace it.
+    nonisolated var dispatcher: any LifecycleDispatcher { roster.withLock { $0 } }
+
+    /// Replaces the participants. Called only by registration and removal jobs.
+    func replaceDispatcher(_ dispatcher: any LifecycleDispatcher) { roster.withLock { $0 = dispatcher } }
 
     /// The host's current state. Readable from anywhere without waiting; inside a hook it is the state the
     /// host is in while delivering that event (`launching` during launch, for example).
@@ -248,7 +257,7 @@ public actor ApplicationHost {
         guard let participant = participants.first(where: { $0.name == name && !$0.isDelegate }) else {
             throw LifecycleError(code: .notReady, request: HostRequest(.idle), state: state, file: file, line: line)
         }
-        try await waitForReadiness(of: participant.index, file: file, line: line)
+        try await waitForReadiness(of: participant.id, file: file, line: line)
     }
 
     private nonisolated func waitForReadiness(of index: Int?, file: String, line: Int) async throws(LifecycleError) {
@@ -276,7 +285,7 @@ public actor ApplicationHost {
     /// Throws `reentrantCall` instead when called from inside a hook of this host, where waiting would
     /// deadlock. If the waiting task is cancelled, it stops waiting and throws `cancelled`; the request
     /// stays queued, and its errors then go to ``Configuration/onUnobservedError``.
-    private nonisolated func perform<T: Sendable>(
+    nonisolated func perform<T: Sendable>(
         _ request: HostRequest,
         file: String,
         line: Int,
@@ -328,9 +337,9 @@ public actor ApplicationHost {
 
     // MARK: - Processing (runs on the actor, one request at a time)
 
-    private var currentState: ApplicationState { mailbox.state }
+    var currentState: ApplicationState { mailbox.state }
 
-    private func setState(_ state: ApplicationState) { mailbox.setState(state) }
+    func setState(_ state: ApplicationState) { mailbox.setState(state) }
 
     /// Processes a request whose result nobody reads: awaited transitions and posted requests.
     func process(_ request: HostRequest, file: String, line: Int) async -> Result<Void, LifecycleError> {
@@ -339,6 +348,10 @@ public actor ApplicationHost {
             return await runLaunch(file: file, line: line).map { _ in () }
         case .openURL(let url):
             return await runOpenURL(url, file: file, line: line).map { _ in () }
+        case .register(let module):
+            return await runRegister(module.type, file: file, line: line).map { _ in () }
+        case .remove(let module):
+            return await runRemove(module.type, file: file, line: line)
         case .custom, .idle:
             // A custom event travels its typed path (`deliverCustom`): `HostRequest.custom` only names it,
             // without the payload. Reached only when such a request is posted.
@@ -433,7 +446,7 @@ public actor ApplicationHost {
         // Whose failure aborts launch: a module's own policy, else the host's.
         let hostAborts = configuration.launchFailurePolicy == .abort
         let aborters = Set(
-            participants.filter { (dispatcher.failurePolicy(of: $0).map { $0 == .abort }) ?? hostAborts }.map(\.index)
+            participants.filter { (dispatcher.failurePolicy(of: $0).map { $0 == .abort }) ?? hostAborts }.map(\.id)
         )
         let scope: DeliveryScope = aborters.isEmpty ? .all : .untilFailureOf(aborters)
         var failures: [HookFailure] = []
@@ -446,7 +459,7 @@ public actor ApplicationHost {
                 failures += warmUp.failures
                 if let failure = warmUp.stop {
                     // Every participant passed initialize: all but the failing one are rolled back.
-                    let reached = participants.map(\.index).filter { $0 != failure.participant.index }
+                    let reached = participants.map(\.id).filter { $0 != failure.participant.id }
                     return .failure(await rollBack(reached: Set(reached), failures: failures, file: file, line: line))
                 }
                 continue
@@ -456,12 +469,13 @@ public actor ApplicationHost {
             failures += outcome.failures
             if event.resultRule != .none { results.append(outcome.result) }
             // Abort on a failure of an aborting participant; a timeout under `.fail` aborts launch as a whole.
-            let aborting = outcome.failures.first { aborters.contains($0.participant.index) }
+            let aborting = outcome.failures.first { aborters.contains($0.participant.id) }
             if let failure = delivery.stopped ? outcome.failures.last : aborting {
                 // Launch reached everyone before the failing participant; in later passes, everyone had
                 // already passed the first. The failing participant threw, so it cleans up itself.
-                let failed = failure.participant.index
-                let reached = participants.map(\.index).filter { pass == 0 ? $0 < failed : $0 != failed }
+                let failed = failure.participant.id
+                let order = participants.map(\.id)
+                let reached = pass == 0 ? Array(order.prefix { $0 != failed }) : order.filter { $0 != failed }
                 return .failure(await rollBack(reached: Set(reached), failures: failures, file: file, line: line))
             }
         }
@@ -482,7 +496,7 @@ public actor ApplicationHost {
         warmUpControl?.stop()
         readiness.markNever(.terminated)
         setState(.terminating)
-        let rolledBack = plan(for: .willTerminate).filter { reached.contains($0.index) }
+        let rolledBack = plan(for: .willTerminate).filter { reached.contains($0.id) }
         let delivery = await deliver(.willTerminate, scope: .only(reached), deadline: configuration.terminateDeadline)
         setState(.terminated)
         var error = LifecycleError(
@@ -508,6 +522,7 @@ public actor ApplicationHost {
         let observer = self.observer
         let delivery = await limited(
             .openURL,
+            dispatcher: dispatcher,
             direct: { await dispatcher.open(url, observer: observer, from: 0, supervisor: nil) },
             combine: { booleanResult(.openURL, $0) },
             run: { from, supervisor in
@@ -529,6 +544,7 @@ public actor ApplicationHost {
         let observer = self.observer
         let delivery = await limited(
             lifecycleEvent,
+            dispatcher: dispatcher,
             direct: { await dispatcher.deliver(event, observer: observer, from: 0, supervisor: nil) },
             combine: { answers in
                 answers.compactMap { $0 as? E.Result }.reduce(nil) { soFar, next in
@@ -562,7 +578,7 @@ public actor ApplicationHost {
     }
 
     /// Delivers a built-in event without an argument, under the time limits.
-    private func deliver(
+    func deliver(
         _ event: LifecycleEvent,
         scope: DeliveryScope = .all,
         deadline: Duration? = nil
@@ -573,6 +589,7 @@ public actor ApplicationHost {
         let observer = self.observer
         return await limited(
             event,
+            dispatcher: dispatcher,
             scope: scope,
             deadline: deadline,
             direct: { await dispatcher.deliver(event, scope: scope, observer: observer, from: 0, supervisor: nil) },
@@ -627,9 +644,12 @@ public actor ApplicationHost {
     /// - Returns: Every failure in delivery order, and the one that stopped the stage, if any.
     private func runWarmUp(aborters: Set<Int>, background: Bool) async -> (failures: [HookFailure], stop: HookFailure?)
     {
+        // Held for the whole stage: a module registered or removed meanwhile does not change its plan.
+        let dispatcher = self.dispatcher
+        let participants = dispatcher.participants
         let plan = dispatcher.plan(for: .warmUp)
-        let inPlan = Set(plan.map(\.index))
-        readiness.markReady(participants.map(\.index).filter { !inPlan.contains($0) })
+        let inPlan = Set(plan.map(\.id))
+        readiness.markReady(participants.map(\.id).filter { !inPlan.contains($0) })
         guard !plan.isEmpty else {
             readiness.markAllReady()
             return ([], nil)
@@ -638,8 +658,8 @@ public actor ApplicationHost {
         defer { if !background { mailbox.setEventInProgress(nil) } }
 
         // Warm-up dependencies: the warm-up implementers reachable through the dependency graph.
-        let position = Dictionary(uniqueKeysWithValues: plan.enumerated().map { ($0.element.index, $0.offset) })
-        let byIndex = Dictionary(uniqueKeysWithValues: participants.map { ($0.index, $0) })
+        let position = Dictionary(uniqueKeysWithValues: plan.enumerated().map { ($0.element.id, $0.offset) })
+        let byIndex = Dictionary(uniqueKeysWithValues: participants.map { ($0.id, $0) })
         var waitsOn: [Set<Int>] = []
         for participant in plan {
             var seen: Set<Int> = []
@@ -712,7 +732,7 @@ public actor ApplicationHost {
                     )
                 )
                 failure = error.map { HookFailure(participant: participant, event: .warmUp, error: $0) }
-                if let failure, aborters.contains(participant.index) { stop = failure }
+                if let failure, aborters.contains(participant.id) { stop = failure }
             case .timedOut(let late, let elapsed):
                 guard finished.insert(late).inserted else { continue }
                 position = late
@@ -727,11 +747,11 @@ public actor ApplicationHost {
                 failure = HookFailure(participant: participant, event: .warmUp, error: timeout)
                 report(timeout, of: participant, since: began[late] ?? .now - elapsed)
                 if !degradedModules.contains(participant) { degradedModules.append(participant) }
-                if configuration.timeoutPolicy == .fail || aborters.contains(participant.index) { stop = failure }
+                if configuration.timeoutPolicy == .fail || aborters.contains(participant.id) { stop = failure }
             }
             if let failure { failures.append((position, failure)) }
             if stop != nil || control.isStopped { break }
-            readiness.markReady([plan[position].index])
+            readiness.markReady([plan[position].id])
             if finished.count == plan.count { break }
             for dependent in dependents[position] {
                 waiting[dependent] -= 1
@@ -757,6 +777,7 @@ public actor ApplicationHost {
     /// on failure). Past the overall `deadline`, everything not yet done is abandoned.
     private func limited<R: Sendable>(
         _ event: LifecycleEvent,
+        dispatcher: any LifecycleDispatcher,
         scope: DeliveryScope = .all,
         deadline: Duration? = nil,
         direct: () async -> EventOutcome<R>,
@@ -771,7 +792,7 @@ public actor ApplicationHost {
             return LimitedDelivery(outcome: await direct(), stopped: false, abandoned: [])
         }
         let inScope: (Participant) -> Bool = { participant in
-            if case .only(let allowed) = scope { return allowed.contains(participant.index) }
+            if case .only(let allowed) = scope { return allowed.contains(participant.id) }
             return true
         }
         let stoppers: Set<Int>
@@ -817,7 +838,7 @@ public actor ApplicationHost {
                 timeouts.append((position, HookFailure(participant: participant, event: event, error: timeout)))
                 report(timeout, of: participant, since: wallStart)
                 if !degradedModules.contains(participant) { degradedModules.append(participant) }
-                if stoppers.contains(participant.index) || configuration.timeoutPolicy == .fail {
+                if stoppers.contains(participant.id) || configuration.timeoutPolicy == .fail {
                     stopped = true
                     break supervision
                 }
@@ -920,11 +941,11 @@ public actor ApplicationHost {
         }
     }
 
-    private func invalidTransition(_ request: HostRequest, _ file: String, _ line: Int) -> LifecycleError {
+    func invalidTransition(_ request: HostRequest, _ file: String, _ line: Int) -> LifecycleError {
         LifecycleError(code: .invalidTransition, request: request, state: currentState, file: file, line: line)
     }
 
-    private func timedOut(
+    func timedOut(
         _ request: HostRequest,
         _ failures: [HookFailure],
         _ file: String,
@@ -942,7 +963,7 @@ public actor ApplicationHost {
         )
     }
 
-    private func hookFailed(
+    func hookFailed(
         _ request: HostRequest,
         _ failures: [HookFailure],
         result: Bool?,
@@ -962,7 +983,7 @@ public actor ApplicationHost {
 }
 
 /// What a delivery under time limits produced.
-private struct LimitedDelivery<R: Sendable> {
+struct LimitedDelivery<R: Sendable> {
     var outcome: EventOutcome<R>
     /// A timeout stopped the request (`.fail`, or launch aborting on failure).
     var stopped: Bool

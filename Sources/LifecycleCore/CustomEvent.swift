@@ -77,7 +77,7 @@ public struct CustomEventHandlers<Participant: Sendable> {
     package struct Registration {
         package let event: LifecycleEvent
         /// Binds the handler to one participant instance and appends it to the event's route.
-        package let bind: (Participant, Int, inout CustomRouteTable) -> Void
+        package let bind: (Participant, LifecycleCore.Participant, inout CustomRouteTable) -> Void
     }
 
     package private(set) var registrations: [Registration] = []
@@ -94,8 +94,8 @@ public struct CustomEventHandlers<Participant: Sendable> {
         _ handler: @escaping @Sendable (Participant, E, LifecycleContext) async throws -> E.Result
     ) {
         registrations.append(
-            Registration(event: LifecycleEvent(custom: E.self)) { participant, index, table in
-                table.append(participant: index) { event, context in
+            Registration(event: LifecycleEvent(custom: E.self)) { participant, receiver, table in
+                table.append(receiver) { event, context in
                     try await handler(participant, event, context)
                 }
             }
@@ -121,9 +121,9 @@ package final class CustomRoute<E: CustomEvent>: AnyCustomRoute {
     package typealias Handler = @Sendable (E, LifecycleContext) async throws -> E.Result
 
     package let handlers: [Handler]
-    package let participants: [Int]
+    package let participants: [LifecycleCore.Participant]
 
-    init(handlers: [Handler], participants: [Int]) {
+    init(handlers: [Handler], participants: [LifecycleCore.Participant]) {
         self.handlers = handlers
         self.participants = participants
     }
@@ -133,7 +133,7 @@ package final class CustomRoute<E: CustomEvent>: AnyCustomRoute {
 
 /// A type-erased ``CustomRoute``.
 package protocol AnyCustomRoute: AnyObject, Sendable {
-    var participants: [Int] { get }
+    var participants: [LifecycleCore.Participant] { get }
     var event: LifecycleEvent { get }
 }
 
@@ -145,7 +145,7 @@ package struct CustomRouteTable {
     package init() {}
 
     mutating func append<E: CustomEvent>(
-        participant: Int,
+        _ participant: LifecycleCore.Participant,
         handler: @escaping CustomRoute<E>.Handler
     ) {
         let key = ObjectIdentifier(E.self)
@@ -175,7 +175,7 @@ private protocol RouteBuilder: AnyObject {
 
 private final class TypedRouteBuilder<E: CustomEvent>: RouteBuilder {
     var handlers: [CustomRoute<E>.Handler] = []
-    var participants: [Int] = []
+    var participants: [LifecycleCore.Participant] = []
 
     func build() -> any AnyCustomRoute {
         CustomRoute<E>(handlers: handlers, participants: participants)

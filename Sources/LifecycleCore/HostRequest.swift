@@ -19,7 +19,20 @@ public struct HostRequest: Sendable, Hashable, CustomStringConvertible {
         case memoryWarning
         case openURL(URL)
         case custom(LifecycleEvent)
+        case register(ModuleType)
+        case remove(ModuleType)
         case idle
+    }
+
+    /// A module type, compared by identity, so a request that names one stays `Hashable`.
+    package struct ModuleType: Sendable, Hashable {
+        package let type: any LifecycleModule.Type
+
+        package static func == (lhs: Self, rhs: Self) -> Bool {
+            ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type)
+        }
+
+        package func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(type)) }
     }
 
     package let kind: Kind
@@ -42,6 +55,14 @@ public struct HostRequest: Sendable, Hashable, CustomStringConvertible {
     public static let memoryWarning = Self(.memoryWarning)
     /// `open(_:)`: deliver `openURL` for `url`.
     public static func open(_ url: URL) -> Self { Self(.openURL(url)) }
+    /// `register(_:)`: create a module of type `module` and bring it up to the host's state (see
+    /// ``ApplicationHost/register(_:file:line:)``). Post it from a hook to add a module at run time.
+    public static func register(_ module: any LifecycleModule.Type) -> Self {
+        Self(.register(ModuleType(type: module)))
+    }
+    /// `remove(_:)`: take the module of type `module` down from the host's state and drop it (see
+    /// ``ApplicationHost/remove(_:file:line:)``). A module may post it for itself.
+    public static func remove(_ module: any LifecycleModule.Type) -> Self { Self(.remove(ModuleType(type: module))) }
     /// `send(_:)` of a custom event.
     package static func custom(_ event: LifecycleEvent) -> Self { Self(.custom(event)) }
 
@@ -49,7 +70,7 @@ public struct HostRequest: Sendable, Hashable, CustomStringConvertible {
     public var isTransition: Bool {
         switch kind {
         case .launch, .enterForeground, .enterBackground, .resignActive, .becomeActive, .terminate: return true
-        case .memoryWarning, .openURL, .custom, .idle: return false
+        case .memoryWarning, .openURL, .custom, .register, .remove, .idle: return false
         }
     }
 
@@ -65,6 +86,8 @@ public struct HostRequest: Sendable, Hashable, CustomStringConvertible {
         case .memoryWarning: return "receiveMemoryWarning()"
         case .openURL(let url): return "open(\(url.absoluteString))"
         case .custom(let event): return "send(\(event.name))"
+        case .register(let module): return "register(\(module.type.moduleName))"
+        case .remove(let module): return "remove(\(module.type.moduleName))"
         case .idle: return "waitUntilIdle()"
         }
     }

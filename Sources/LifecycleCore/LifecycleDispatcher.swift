@@ -27,9 +27,9 @@ public struct EventOutcome<Result: Sendable>: Sendable {
 package enum DeliveryScope: Sendable {
     /// Every implementer, whatever the others do.
     case all
-    /// Implementers in order, stopping after one whose participant index is in the set throws.
+    /// Implementers in order, stopping after one whose participant id is in the set throws.
     case untilFailureOf(Set<Int>)
-    /// Only the implementers whose participant index is in the set, in order.
+    /// Only the implementers whose participant id is in the set, in order.
     case only(Set<Int>)
 }
 
@@ -39,7 +39,8 @@ public typealias DeliveryObserver = @Sendable (DeliveryRecord) -> Void
 /// The host's view of its participants. The delegate proxy is the implementation; the host depends only on
 /// this seam.
 package protocol LifecycleDispatcher: Sendable {
-    /// Every participant: the delegate first if there is one, then modules in priority order.
+    /// Every participant, in delivery order: the delegate first if there is one, then modules in dependency
+    /// and priority order.
     var participants: [Participant] { get }
     /// The custom events at least one participant handles, in registration order.
     var customEvents: [LifecycleEvent] { get }
@@ -74,10 +75,21 @@ package protocol LifecycleDispatcher: Sendable {
     ) async -> EventOutcome<E.Result>
     /// A call of the warm-up hook at `position` of the warm-up plan, for the host to run concurrently.
     func warmUpCall(at position: Int) -> @Sendable () async throws -> Void
-    /// The participant indices `participant` directly depends on.
+    /// The ids of the participants `participant` directly depends on.
     func dependencies(of participant: Participant) -> [Int]
     /// The participant's own launch failure policy (``FailurePolicyModule``), or `nil`.
     func failurePolicy(of participant: Participant) -> ModuleFailurePolicy?
     /// The participant's own budget for `event` (``TimeBudgetedModule``), or `nil`.
     func moduleBudget(_ participant: Participant, for event: LifecycleEvent) -> Duration?
+    /// A dispatcher with the same participants plus a new instance of `module`, and its participant.
+    /// Throws if the module cannot join (already there, disabled, a dependency missing, its initializer
+    /// threw); nothing is created or delivered then.
+    func adding(
+        _ module: any LifecycleModule.Type
+    ) throws -> (dispatcher: any LifecycleDispatcher, participant: Participant)
+    /// A dispatcher without `module`, and the participant it was. Throws if `module` is not a participant
+    /// or others depend on it.
+    func removing(
+        _ module: any LifecycleModule.Type
+    ) throws -> (dispatcher: any LifecycleDispatcher, participant: Participant)
 }

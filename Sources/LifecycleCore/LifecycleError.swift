@@ -23,6 +23,8 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
             case timedOut
             case deadlineExceeded
             case notReady
+            case registrationFailed
+            case removalFailed
         }
 
         private let base: Base
@@ -51,12 +53,22 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
         /// A hook ran past its budget under ``ApplicationHost/Configuration/TimeoutPolicy/fail``: the request
         /// stopped there. ``LifecycleError/failures`` holds the ``HookTimeout``.
         public static let timedOut = Code(base: .timedOut)
-        /// `terminate()` ran past ``ApplicationHost/Configuration/terminateDeadline``: the hooks still to
+        /// `terminate()` (or `remove(_:)`) ran past ``ApplicationHost/Configuration/terminateDeadline``: the hooks still to
         /// run were abandoned (``LifecycleError/abandoned``) and the host is terminated.
         public static let deadlineExceeded = Code(base: .deadlineExceeded)
         /// `waitUntilReady` cannot succeed: launch aborted or the host terminated first, or the module named
         /// is not a participant.
         public static let notReady = Code(base: .notReady)
+
+        /// `register(_:)` could not add the module: it is already a participant, disabled in this
+        /// environment, a dependency is missing, or its initializer threw (``LifecycleError/underlyingError``
+        /// says which; nothing was delivered) — or its catch-up failed under an aborting policy
+        /// (``LifecycleError/failures``; the module was taken out again). The other participants are
+        /// unaffected.
+        public static let registrationFailed = Code(base: .registrationFailed)
+        /// `remove(_:)` was refused: the module is not a participant, or modules that stay depend on it
+        /// (``LifecycleError/underlyingError``). Nothing was delivered and nothing changed.
+        public static let removalFailed = Code(base: .removalFailed)
 
         public var description: String { base.rawValue }
     }
@@ -80,6 +92,10 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
     /// For ``Code/deadlineExceeded``: the participants whose `willTerminate` was abandoned (the one running
     /// at the deadline, then those never reached).
     public package(set) var abandoned: [Participant] = []
+    /// For ``Code/registrationFailed`` and ``Code/removalFailed``: why the module could not be added or
+    /// removed (a `ManifestError` from `LifecycleProxy`), when it was refused before anything was
+    /// delivered.
+    public package(set) var underlyingError: (any Error)?
     /// For ``Code/reentrantCall``: the event whose delivery was in progress.
     public let eventInProgress: LifecycleEvent?
     /// Where the failing host method was called.
@@ -165,12 +181,27 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
                 + "\(state). Use .degrade to go on without the slow module. (at \(file):\(line))"
         case .deadlineExceeded:
             let names = abandoned.map(\.name).joined(separator: ", ")
-            return "terminate() ran past its deadline; abandoned willTerminate of: \(names). The host is "
-                + "terminated. Make those hooks return sooner, or raise configuration.terminateDeadline. "
-                + "(at \(file):\(line))"
+            let outcome =
+                request == .terminate || request == .launch
+                ? "The host is terminated." : "The module was removed all the same; the host is \(state)."
+            return "\(request) ran past its deadline; abandoned willTerminate of: \(names). \(outcome) "
+                + "Make those hooks return sooner, or raise configuration.terminateDeadline. (at \(file):\(line))"
         case .notReady:
             return "The host will not become ready: it is \(state) (launch aborted, or it terminated before every "
                 + "module finished launching), or the module waited for is not a participant. (at \(file):\(line))"
+        case .registrationFailed:
+            if let underlyingError {
+                return "\(request) was refused: \(underlyingError) The host is unchanged and \(state). "
+                    + "(at \(file):\(line))"
+            }
+            return "\(request) failed while the module caught up with the host: "
+                + failures.map(\.description).joined(separator: "; ")
+                + ". Its launch failure policy is abort (or the timeout policy is .fail), so the module was taken "
+                + "out again; no other participant was affected and the host is still \(state). Fix the hook, or "
+                + "give the module failurePolicy .isolate to keep it despite the failure. (at \(file):\(line))"
+        case .removalFailed:
+            return "\(request) was refused: \(underlyingError.map { "\($0)" } ?? "unknown reason") "
+                + "The module stays and the host is still \(state). (at \(file):\(line))"
         case .invalidRequest:
             return "\(request) cannot be posted: post the custom event value itself, "
                 + "context.events.post(MyEvent(...)), and await waitUntilIdle() on the host. "

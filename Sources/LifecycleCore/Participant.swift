@@ -4,14 +4,15 @@ public struct Participant: Sendable, Hashable, CustomStringConvertible {
     public let name: String
     /// The module's priority, or `nil` for the program's delegate.
     public let priority: ModulePriority?
-    /// The participant's position in the proxy's participant table: 0 is the delegate if there is one,
-    /// then modules in priority order.
-    package let index: Int
+    /// The participant's identity within its host: given when the participant joins (the delegate is 0,
+    /// then manifest modules in delivery order, then modules registered later) and never reused. It is
+    /// not a position: a module registered late can be delivered before older ones.
+    package let id: Int
 
-    package init(name: String, priority: ModulePriority?, index: Int) {
+    package init(name: String, priority: ModulePriority?, id: Int) {
         self.name = name
         self.priority = priority
-        self.index = index
+        self.id = id
     }
 
     /// Whether this is the program's own delegate rather than a module.

@@ -189,7 +189,7 @@ extension DelegateProxy {
                         + "`\(registration.event.name)`. Register one handler per event and do both things in it."
                 )
             }
-            registration.bind(instance, participant.index, &routes)
+            registration.bind(instance, participant, &routes)
         }
     }
 }

@@ -36,12 +36,19 @@ public final class DelegateProxy: Sendable {
     /// The context every participant receives.
     public let context: LifecycleContext
 
+    /// The program's delegate, if there is one.
+    let delegateSlot: DelegateSlot?
+    /// The modules, in delivery order.
+    let modules: [ModuleSlot]
+    /// The id the next registered module receives.
+    let nextID: Int
+
     private let willFinishLaunching: Implementers<any WillFinishLaunching>
     private let setup: Implementers<any SetupStage>
     private let initialize: Implementers<any InitializeStage>
     private let warmUp: Implementers<any WarmUpStage>
     private let didFinishLaunching: Implementers<any DidFinishLaunching>
-    /// Each participant's direct dependencies, by participant index.
+    /// Each participant's direct dependencies, by participant id.
     private let dependencyIndices: [Int: [Int]]
     private let willEnterForeground: Implementers<any WillEnterForeground>
     private let didBecomeActive: Implementers<any DidBecomeActive>
@@ -51,9 +58,9 @@ public final class DelegateProxy: Sendable {
     private let didReceiveMemoryWarning: Implementers<any DidReceiveMemoryWarning>
     private let openURL: Implementers<any OpenURL>
     private let customRoutes: [ObjectIdentifier: any AnyCustomRoute]
-    /// The module types with their own budgets, by participant index.
+    /// The module types with their own budgets, by participant id.
     private let budgeted: [Int: any TimeBudgetedModule.Type]
-    /// The modules' own launch failure policies, by participant index.
+    /// The modules' own launch failure policies, by participant id.
     private let policies: [Int: ModuleFailurePolicy]
 
     /// Builds a proxy that stands on its own, outside an `ApplicationHost` (for tests and
@@ -70,7 +77,7 @@ public final class DelegateProxy: Sendable {
     }
 
     /// Builds a proxy whose participants receive `context`.
-    package init(
+    package convenience init(
         manifest: ModuleManifest,
         delegate: (any ApplicationDelegate)?,
         context: LifecycleContext
@@ -80,7 +87,6 @@ public final class DelegateProxy: Sendable {
         _ = try Self.validatedOrder(of: manifest)
         let (enabledManifest, disabled) = Self.gate(manifest, options: context.launchOptions)
         let ordered = try Self.validatedOrder(of: enabledManifest, disabled: disabled)
-        self.disabledModules = disabled
 
         // Create each module once, in delivery order, and report every initializer that throws.
         var modules: [any LifecycleModule] = []
@@ -104,28 +110,61 @@ public final class DelegateProxy: Sendable {
             )
         }
 
+        // Identities: the delegate, then modules in delivery order.
+        var nextID = 0
+        var delegateSlot: DelegateSlot?
+        if let delegate {
+            delegateSlot = DelegateSlot(
+                participant: Participant(name: String(reflecting: type(of: delegate)), priority: nil, id: nextID),
+                instance: delegate
+            )
+            nextID += 1
+        }
+        var slots: [ModuleSlot] = []
+        for (entry, module) in zip(ordered, modules) {
+            slots.append(
+                ModuleSlot(
+                    entry: entry,
+                    instance: module,
+                    participant: Participant(name: entry.moduleName, priority: entry.priority, id: nextID)
+                )
+            )
+            nextID += 1
+        }
+        try self.init(delegate: delegateSlot, modules: slots, nextID: nextID, disabled: disabled, context: context)
+    }
+
+    /// Builds the tables for a delegate and modules that already exist, in delivery order: a manifest's
+    /// modules, or a running host's modules after a registration or a removal.
+    init(
+        delegate: DelegateSlot?,
+        modules: [ModuleSlot],
+        nextID: Int,
+        disabled: [(name: String, reason: String)],
+        context: LifecycleContext
+    ) throws(ManifestError) {
+        self.delegateSlot = delegate
+        self.modules = modules
+        self.nextID = nextID
+        self.disabledModules = disabled
+
         // The participant table: the delegate, then modules in delivery order.
         var table: [(participant: Participant, instance: any Sendable)] = []
-        if let delegate {
-            table.append((Participant(name: String(reflecting: type(of: delegate)), priority: nil, index: 0), delegate))
-        }
-        for (entry, module) in zip(ordered, modules) {
-            let participant = Participant(name: entry.moduleName, priority: entry.priority, index: table.count)
-            table.append((participant, module))
-        }
+        if let delegate { table.append((delegate.participant, delegate.instance)) }
+        for slot in modules { table.append((slot.participant, slot.instance)) }
 
         self.participants = table.map(\.participant)
         var budgeted: [Int: any TimeBudgetedModule.Type] = [:]
         for (participant, instance) in table {
             if let type = type(of: instance) as? any TimeBudgetedModule.Type, !participant.isDelegate {
-                budgeted[participant.index] = type
+                budgeted[participant.id] = type
             }
         }
         self.budgeted = budgeted
         var policies: [Int: ModuleFailurePolicy] = [:]
         for (participant, instance) in table where !participant.isDelegate {
             if let type = type(of: instance) as? any FailurePolicyModule.Type {
-                policies[participant.index] = type.failurePolicy
+                policies[participant.id] = type.failurePolicy
             }
         }
         self.policies = policies
@@ -135,16 +174,14 @@ public final class DelegateProxy: Sendable {
         self.initialize = Implementers(table, .forward) { $0 as? any InitializeStage }
         self.warmUp = Implementers(table, .forward) { $0 as? any WarmUpStage }
         self.didFinishLaunching = Implementers(table, .forward) { $0 as? any DidFinishLaunching }
-        var indexOfType: [ObjectIdentifier: Int] = [:]
-        for (entry, participant) in zip(ordered, table.map(\.participant).drop { $0.isDelegate }) {
-            indexOfType[ObjectIdentifier(entry.type)] = participant.index
-        }
+        var idOfType: [ObjectIdentifier: Int] = [:]
+        for slot in modules { idOfType[ObjectIdentifier(slot.entry.type)] = slot.participant.id }
         var dependencyIndices: [Int: [Int]] = [:]
-        for entry in ordered {
-            guard let dependent = entry.type as? any DependentModule.Type,
-                let index = indexOfType[ObjectIdentifier(entry.type)]
-            else { continue }
-            dependencyIndices[index] = dependent.dependencies.compactMap { indexOfType[ObjectIdentifier($0)] }
+        for slot in modules {
+            guard let dependent = slot.entry.type as? any DependentModule.Type else { continue }
+            dependencyIndices[slot.participant.id] = dependent.dependencies.compactMap {
+                idOfType[ObjectIdentifier($0)]
+            }
         }
         self.dependencyIndices = dependencyIndices
         self.willEnterForeground = Implementers(table, .forward) { $0 as? any WillEnterForeground }
@@ -185,7 +222,7 @@ public final class DelegateProxy: Sendable {
         case .builtin(.openURL): return openURL.participants
         case .custom(let key):
             guard let route = customRoutes[key] else { return [] }
-            return route.participants.map { participants[$0] }
+            return route.participants
         }
     }
 
@@ -266,7 +303,7 @@ public final class DelegateProxy: Sendable {
                 if let supervisor, !supervisor.didCall(index, answer: nil, failure: error) { break }
                 failures.append(
                     HookFailure(
-                        participant: participants[route.participants[index]],
+                        participant: route.participants[index],
                         event: lifecycleEvent,
                         error: error
                     )
@@ -286,14 +323,14 @@ public final class DelegateProxy: Sendable {
 
     private func record(
         _ event: LifecycleEvent,
-        _ index: Int,
+        _ participant: Participant,
         _ start: ContinuousClock.Instant,
         _ result: Bool?,
         _ error: (any Error)?
     ) -> DeliveryRecord {
         DeliveryRecord(
             event: event,
-            participant: participants[index],
+            participant: participant,
             start: start,
             duration: start.duration(to: .now),
             result: result,
@@ -310,15 +347,15 @@ extension DelegateProxy: LifecycleDispatcher {
     }
 
     package func dependencies(of participant: Participant) -> [Int] {
-        dependencyIndices[participant.index] ?? []
+        dependencyIndices[participant.id] ?? []
     }
 
     package func failurePolicy(of participant: Participant) -> ModuleFailurePolicy? {
-        policies[participant.index]
+        policies[participant.id]
     }
 
     package func moduleBudget(_ participant: Participant, for event: LifecycleEvent) -> Duration? {
-        budgeted[participant.index]?.budget(for: event)
+        budgeted[participant.id]?.budget(for: event)
     }
 
     package func deliver(

@@ -57,7 +57,7 @@ struct Implementers<Hook: Sendable>: Sendable {
             delivered = hooks.count
         } else {
             for index in hooks.indices.dropFirst(start) {
-                if case .only(let allowed) = scope, !allowed.contains(participants[index].index) { continue }
+                if case .only(let allowed) = scope, !allowed.contains(participants[index].id) { continue }
                 if let supervisor, !supervisor.willCall(index) { break }
                 let start = observer == nil ? nil : ContinuousClock.now
                 var answer: Bool?
@@ -91,7 +91,7 @@ struct Implementers<Hook: Sendable>: Sendable {
                     )
                 }
                 if failure != nil, case .untilFailureOf(let stoppers) = scope,
-                    stoppers.contains(participants[index].index)
+                    stoppers.contains(participants[index].id)
                 {
                     break
                 }

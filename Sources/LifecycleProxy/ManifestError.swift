@@ -1,4 +1,5 @@
-/// An error found while building a ``DelegateProxy`` from a manifest. Nothing has been delivered.
+/// An error found while building a ``DelegateProxy`` from a manifest, or while adding a module to a running
+/// host or removing one from it. Nothing has been delivered.
 ///
 /// The ``description`` names the module types involved and says how to fix the manifest.
 public struct ManifestError: Error, Sendable, CustomStringConvertible {
@@ -13,6 +14,9 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
             case dependencyCycle
             case missingDependency
             case selfDependency
+            case moduleDisabled
+            case notAParticipant
+            case requiredByOthers
         }
 
         private let base: Base
@@ -33,6 +37,12 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
         public static let missingDependency = Code(base: .missingDependency)
         /// A module lists itself among its dependencies.
         public static let selfDependency = Code(base: .selfDependency)
+        /// A module registered at run time is disabled in this environment (`EnvironmentGatedModule`).
+        public static let moduleDisabled = Code(base: .moduleDisabled)
+        /// A module removed at run time is not one of the host's participants.
+        public static let notAParticipant = Code(base: .notAParticipant)
+        /// A module removed at run time is a dependency of modules that stay.
+        public static let requiredByOthers = Code(base: .requiredByOthers)
 
         public var description: String { base.rawValue }
     }

@@ -25,6 +25,8 @@ struct LifecycleDemoTests {
         // receiveMemoryWarning(), then the CachePurged event the cache posted from its hook.
         "didReceiveMemoryWarning → CacheWarmupModule", "didReceiveMemoryWarning → MetricsModule",
         "CachePurged → MetricsModule",
+        // The health check leaves (its teardown from active) and rejoins (its catch-up to active).
+        "willResignActive → HealthCheckModule", "didBecomeActive → HealthCheckModule",
         // open(_:) twice, then the custom ReloadConfiguration event.
         "openURL → DeepLinkModule", "openURL → DeepLinkModule",
         "ReloadConfiguration → ConfigurationModule", "ReloadConfiguration → CacheWarmupModule",

@@ -142,6 +142,20 @@ struct ModulesGuideTests {
         #expect(journal.entries.map(\.event) == ["didReceiveMemoryWarning"])
     }
 
+    @Test("The late-registration example adds a module to a running host and removes it again")
+    func lateRegistrationExample() async throws {
+        let host = try ApplicationHost(manifest: ModuleManifest([CacheModule.self]), launchOptions: LaunchOptions())
+        try await host.launch()
+        // README: register and remove at run time
+        // Catch-up: the new module alone receives launch, the stages, then didBecomeActive (host is active).
+        try await host.register(FeatureFlagsModule.self)
+        #expect(host.participants.count == 2)
+        // Teardown: willResignActive, didEnterBackground, willTerminate, to that module alone.
+        try await host.remove(FeatureFlagsModule.self)
+        // README: end
+        #expect(host.participants.map(\.name) == [CacheModule.moduleName])
+    }
+
     @Test("The gating example is disabled in production, with its reason")
     func gatingExample() throws {
         let host = try ApplicationHost(

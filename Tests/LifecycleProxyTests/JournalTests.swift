@@ -73,7 +73,7 @@ struct JournalTests {
             journal.record(
                 DeliveryRecord(
                     event: event,
-                    participant: Participant(name: name, priority: .normal, index: 0),
+                    participant: Participant(name: name, priority: .normal, id: 0),
                     start: start,
                     duration: .microseconds(microseconds),
                     result: nil,

@@ -1,0 +1,199 @@
+extension ApplicationHost {
+    // MARK: - Late registration and removal
+
+    /// Creates a module of type `module`, adds it to the participants, and brings it up to the host's
+    /// current state before it receives any other event.
+    ///
+    /// Like every request, registration waits its turn in the host's queue. Then:
+    /// 1. The module is checked and created: it must not be a participant already, must be enabled in this
+    ///    environment, and every module it depends on must be a participant.
+    /// 2. It joins the delivery order as if listed after every module already there: its dependencies
+    ///    first, then priority, then the older modules first. It receives every later event in that place.
+    /// 3. Catch-up: it alone receives the events that brought the host to its state.
+    ///
+    /// | host state   | catch-up                                                                  |
+    /// |--------------|---------------------------------------------------------------------------|
+    /// | `notRunning` | nothing: it launches with the others                                      |
+    /// | `active`     | `willFinishLaunching`, the three stages, `didFinishLaunching`, `didBecomeActive` |
+    /// | `inactive`   | the launch events and stages                                              |
+    /// | `background` | the launch events and stages, then `didEnterBackground`                   |
+    ///
+    /// Warm-up runs as one hook, in order. Each hook runs under its budget and is journaled. Hooks read
+    /// the host's current state from ``LifecycleContext/applicationState``.
+    ///
+    /// From inside a hook, post ``HostRequest/register(_:)`` instead of awaiting this.
+    ///
+    /// - Returns: The new participant.
+    /// - Throws: ``LifecycleError/Code/registrationFailed`` if the module cannot join (nothing changed), or
+    ///   if a catch-up hook fails under an aborting launch policy (the module is taken out again);
+    ///   ``LifecycleError/Code/hookFailed`` if catch-up hooks failed but the module stays (its policy is
+    ///   `isolate`); ``LifecycleError/Code/invalidTransition`` while terminating or terminated.
+    @discardableResult
+    public nonisolated func register(
+        _ module: any LifecycleModule.Type,
+        file: String = #fileID,
+        line: Int = #line
+    ) async throws(LifecycleError) -> Participant {
+        let request = HostRequest.register(module)
+        return try await perform(request, file: file, line: line) { host in
+            await host.runRegister(module, file: file, line: line)
+        }
+    }
+
+    /// Takes the module of type `module` down from the host's state and removes it from the participants.
+    ///
+    /// Like every request, removal waits its turn in the host's queue. Then the module alone receives the
+    /// teardown events for the host's state, in order, and is dropped; it receives nothing afterwards.
+    ///
+    /// | host state   | teardown                                                 |
+    /// |--------------|----------------------------------------------------------|
+    /// | `notRunning` | nothing                                                  |
+    /// | `active`     | `willResignActive`, `didEnterBackground`, `willTerminate` |
+    /// | `inactive`   | `didEnterBackground`, `willTerminate`                    |
+    /// | `background` | `willTerminate`                                          |
+    ///
+    /// `willTerminate` runs under ``Configuration/terminateDeadline``. The module is removed even if a
+    /// teardown hook throws or times out. A module may remove itself by posting ``HostRequest/remove(_:)``
+    /// from one of its hooks: the event in progress completes first.
+    ///
+    /// - Throws: ``LifecycleError/Code/removalFailed`` if `module` is not a participant or a module that
+    ///   stays depends on it (nothing changed); ``LifecycleError/Code/hookFailed`` or
+    ///   ``LifecycleError/Code/deadlineExceeded`` if teardown hooks failed (the module is removed);
+    ///   ``LifecycleError/Code/invalidTransition`` while terminating or terminated.
+    public nonisolated func remove(
+        _ module: any LifecycleModule.Type,
+        file: String = #fileID,
+        line: Int = #line
+    ) async throws(LifecycleError) {
+        let request = HostRequest.remove(module)
+        try await perform(request, file: file, line: line) { host in
+            await host.runRemove(module, file: file, line: line)
+        }
+    }
+
+    /// The states in which modules can join or leave.
+    private static let changeableStates: Set<ApplicationState> = [.notRunning, .active, .inactive, .background]
+
+    func runRegister(
+        _ module: any LifecycleModule.Type,
+        file: String,
+        line: Int
+    ) async -> Result<Participant, LifecycleError> {
+        let request = HostRequest.register(module)
+        let state = currentState
+        guard Self.changeableStates.contains(state) else { return .failure(invalidTransition(request, file, line)) }
+        let before = dispatcher
+        let added: (dispatcher: any LifecycleDispatcher, participant: Participant)
+        do {
+            added = try before.adding(module)
+        } catch {
+            var refusal = LifecycleError(
+                code: .registrationFailed,
+                request: request,
+                state: state,
+                file: file,
+                line: line
+            )
+            refusal.underlyingError = error
+            return .failure(refusal)
+        }
+        replaceDispatcher(added.dispatcher)
+        let participant = added.participant
+        guard state != .notRunning else { return .success(participant) }
+
+        var steps: [LifecycleEvent] = [.willFinishLaunching, .setup, .initialize, .warmUp, .didFinishLaunching]
+        switch state {
+        case .active: steps.append(.didBecomeActive)
+        case .background: steps.append(.didEnterBackground)
+        default: break
+        }
+        let aborts =
+            added.dispatcher.failurePolicy(of: participant).map { $0 == .abort }
+            ?? (configuration.launchFailurePolicy == .abort)
+        var failures: [HookFailure] = []
+        for event in steps {
+            let delivery = await deliver(event, scope: .only([participant.id]))
+            failures += delivery.outcome.failures
+            let failedLaunch = aborts && !delivery.outcome.failures.isEmpty && event.isLaunchEvent
+            if delivery.stopped || failedLaunch {
+                // The module threw or timed out in its own catch-up: it cleans up itself, like a launch
+                // failure's failing participant, and leaves again. Nobody else saw it.
+                replaceDispatcher(before)
+                degradedModules.removeAll { $0 == participant }
+                return .failure(
+                    LifecycleError(
+                        code: .registrationFailed,
+                        request: request,
+                        state: currentState,
+                        failures: failures,
+                        file: file,
+                        line: line
+                    )
+                )
+            }
+        }
+        readiness.markReady([participant.id])
+        return failures.isEmpty
+            ? .success(participant) : .failure(hookFailed(request, failures, result: nil, file, line))
+    }
+
+    func runRemove(_ module: any LifecycleModule.Type, file: String, line: Int) async -> Result<Void, LifecycleError> {
+        let request = HostRequest.remove(module)
+        let state = currentState
+        guard Self.changeableStates.contains(state) else { return .failure(invalidTransition(request, file, line)) }
+        let removed: (dispatcher: any LifecycleDispatcher, participant: Participant)
+        do {
+            removed = try dispatcher.removing(module)
+        } catch {
+            var refusal = LifecycleError(code: .removalFailed, request: request, state: state, file: file, line: line)
+            refusal.underlyingError = error
+            return .failure(refusal)
+        }
+        let participant = removed.participant
+        let steps: [LifecycleEvent]
+        switch state {
+        case .active: steps = [.willResignActive, .didEnterBackground, .willTerminate]
+        case .inactive: steps = [.didEnterBackground, .willTerminate]
+        case .background: steps = [.willTerminate]
+        default: steps = []
+        }
+        var failures: [HookFailure] = []
+        var abandoned: [Participant] = []
+        var stopped = false
+        for event in steps {
+            let delivery = await deliver(
+                event,
+                scope: .only([participant.id]),
+                deadline: event == .willTerminate ? configuration.terminateDeadline : nil
+            )
+            failures += delivery.outcome.failures
+            abandoned += delivery.abandoned
+            // Under `.fail`, a timeout ends the teardown; the module leaves all the same.
+            stopped = delivery.stopped
+            if stopped || !delivery.abandoned.isEmpty { break }
+        }
+        replaceDispatcher(removed.dispatcher)
+        degradedModules.removeAll { $0 == participant }
+        if !abandoned.isEmpty {
+            var error = LifecycleError(
+                code: .deadlineExceeded,
+                request: request,
+                state: currentState,
+                failures: failures,
+                file: file,
+                line: line
+            )
+            error.abandoned = abandoned
+            return .failure(error)
+        }
+        if stopped { return .failure(timedOut(request, failures, file, line)) }
+        return failures.isEmpty ? .success(()) : .failure(hookFailed(request, failures, result: nil, file, line))
+    }
+}
+
+extension LifecycleEvent {
+    /// Whether the event is one of launch's: a failure in it counts against the launch failure policy.
+    fileprivate var isLaunchEvent: Bool {
+        [.willFinishLaunching, .setup, .initialize, .warmUp, .didFinishLaunching].contains(self)
+    }
+}

@@ -1,0 +1,175 @@
+package import LifecycleCore
+
+/// The program's delegate and its participant.
+struct DelegateSlot: Sendable {
+    let participant: Participant
+    let instance: any ApplicationDelegate
+}
+
+/// One module of a proxy: the entry it came from, its instance and its participant.
+struct ModuleSlot: Sendable {
+    let entry: ModuleManifest.Entry
+    let instance: any LifecycleModule
+    let participant: Participant
+}
+
+extension DelegateProxy {
+    /// A proxy with the same participants plus a new instance of `type`, and the new participant.
+    ///
+    /// The module joins the dependency order as if it were listed after every module already there: its
+    /// dependencies first, then priority, then earlier modules before it. Nobody depends on it yet, so
+    /// the order of the modules already there does not change. It gets a new participant id.
+    ///
+    /// - Throws: ``ManifestError`` — ``ManifestError/Code/duplicateModule`` if it is already a participant,
+    ///   ``ManifestError/Code/priorityOutOfRange``, ``ManifestError/Code/moduleDisabled`` in this
+    ///   environment, ``ManifestError/Code/selfDependency``, ``ManifestError/Code/missingDependency`` if a
+    ///   dependency is not a participant, ``ManifestError/Code/moduleInitializationFailed``, or
+    ///   ``ManifestError/Code/duplicateCustomEventHandler``. The checks run before the module is created.
+    func proxyAdding(
+        _ type: any LifecycleModule.Type
+    ) throws(ManifestError) -> (
+        dispatcher: DelegateProxy, participant: Participant
+    ) {
+        let name = type.moduleName
+        guard !modules.contains(where: { ObjectIdentifier($0.entry.type) == ObjectIdentifier(type) }) else {
+            throw ManifestError(
+                code: .duplicateModule,
+                modules: [name],
+                description: "`\(name)` is already a participant of this host, and a module is created once. "
+                    + "Remove it first to replace it with a new instance."
+            )
+        }
+        guard type.priority.isValid else {
+            let range = ModulePriority.validRange
+            throw ManifestError(
+                code: .priorityOutOfRange,
+                modules: [name],
+                description: "`\(name)` has priority \(type.priority.rawValue), outside the valid range "
+                    + "\(range.lowerBound)...\(range.upperBound). Use a named level (.low, .normal, .high) or "
+                    + "a value in that range."
+            )
+        }
+        if let gated = type as? any EnvironmentGatedModule.Type,
+            let reason = gated.enablement(for: context.launchOptions).disabledReason
+        {
+            throw ManifestError(
+                code: .moduleDisabled,
+                modules: [name],
+                description: "`\(name)` is disabled in this environment (\(reason)), so it cannot be registered. "
+                    + "Launch with options that enable it, or change its enablement(for:)."
+            )
+        }
+        if let dependent = type as? any DependentModule.Type {
+            let present = Set(modules.map { ObjectIdentifier($0.entry.type) })
+            if dependent.dependencies.contains(where: { ObjectIdentifier($0) == ObjectIdentifier(type) }) {
+                throw ManifestError(
+                    code: .selfDependency,
+                    modules: [name],
+                    description: "`\(name)` lists itself in its dependencies. A module cannot start after "
+                        + "itself: remove `\(name).self` from `dependencies`."
+                )
+            }
+            let missing = dependent.dependencies.filter { !present.contains(ObjectIdentifier($0)) }.map {
+                $0.moduleName
+            }
+            guard missing.isEmpty else {
+                throw ManifestError(
+                    code: .missingDependency,
+                    modules: [name],
+                    description: "`\(name)` depends on "
+                        + missing.map { "`\($0)`" }.joined(separator: ", ")
+                        + ", which this host does not have. Nothing was delivered. Register the dependencies "
+                        + "first, or add them to the manifest."
+                )
+            }
+        }
+
+        let instance: any LifecycleModule
+        do {
+            instance = try type.init(context: context)
+        } catch {
+            throw ManifestError(
+                code: .moduleInitializationFailed,
+                modules: [name],
+                underlyingErrors: [error],
+                description: "`\(name)`.init(context:) threw: \(error). The module was not added and nothing "
+                    + "was delivered. Fix the initializer, or move fallible work into a launch hook."
+            )
+        }
+        let entry = ModuleManifest(name: "register(_:)", [type]).entries[0]
+        let participant = Participant(name: name, priority: type.priority, id: nextID)
+        let slots = modules + [ModuleSlot(entry: entry, instance: instance, participant: participant)]
+        let order = try Self.dependencyOrder(of: slots.map(\.entry), manifest: "register(_:)")
+        let proxy = try DelegateProxy(
+            delegate: delegateSlot,
+            modules: order.map { slots[$0] },
+            nextID: nextID + 1,
+            disabled: disabledModules,
+            context: context
+        )
+        return (proxy, participant)
+    }
+
+    /// A proxy without the module `type`, and the participant it was.
+    ///
+    /// - Throws: ``ManifestError/Code/notAParticipant`` if `type` is not one of the modules, or
+    ///   ``ManifestError/Code/requiredByOthers`` if a module that stays depends on it.
+    func proxyRemoving(
+        _ type: any LifecycleModule.Type
+    ) throws(ManifestError) -> (
+        dispatcher: DelegateProxy, participant: Participant
+    ) {
+        let name = type.moduleName
+        let key = ObjectIdentifier(type)
+        guard let position = modules.firstIndex(where: { ObjectIdentifier($0.entry.type) == key }) else {
+            let why =
+                disabledModules.first { $0.name == name }.map { "it is disabled in this environment (\($0.reason))" }
+                ?? "it was never registered, or was removed already"
+            throw ManifestError(
+                code: .notAParticipant,
+                modules: [name],
+                description: "`\(name)` is not a participant of this host: \(why). Nothing was delivered. "
+                    + "host.participants lists the modules that can be removed."
+            )
+        }
+        let dependents = modules.filter { slot in
+            guard let dependent = slot.entry.type as? any DependentModule.Type else { return false }
+            return dependent.dependencies.contains { ObjectIdentifier($0) == key }
+        }
+        guard dependents.isEmpty else {
+            let names = dependents.map { "`\($0.participant.name)`" }.joined(separator: ", ")
+            throw ManifestError(
+                code: .requiredByOthers,
+                modules: [name] + dependents.map(\.participant.name),
+                description: "`\(name)` cannot be removed: \(names) depend\(dependents.count == 1 ? "s" : "") on "
+                    + "it and would outlive it. Nothing was delivered. Remove the dependents first."
+            )
+        }
+        var remaining = modules
+        let removed = remaining.remove(at: position)
+        let proxy = try DelegateProxy(
+            delegate: delegateSlot,
+            modules: remaining,
+            nextID: nextID,
+            disabled: disabledModules,
+            context: context
+        )
+        return (proxy, removed.participant)
+    }
+}
+
+extension DelegateProxy {
+    package func adding(
+        _ module: any LifecycleModule.Type
+    ) throws -> (dispatcher: any LifecycleDispatcher, participant: Participant) {
+        let (proxy, participant) = try proxyAdding(module)
+        return (proxy, participant)
+    }
+
+    package func removing(
+        _ module: any LifecycleModule.Type
+    ) throws -> (dispatcher: any LifecycleDispatcher, participant: Participant) {
+        let (proxy, participant) = try proxyRemoving(module)
+        return (proxy, participant)
+    }
+}
