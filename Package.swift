@@ -43,12 +43,14 @@ let package = Package(
             dependencies: [.target(name: "lifecycle-manifest-tool")]
         ),
 
-        // Test support for adopters: the completeness check, backed by the runtime's conformance records.
+        // Test support for adopters: recording, assertions, whole-manifest launches, a virtual clock, and
+        // the completeness check, backed by the runtime's conformance records.
         .target(name: "CLifecycleRuntime"),
         .target(
             name: "LifecycleTesting",
             dependencies: [
                 .target(name: "LifecycleCore"),
+                .target(name: "LifecycleProxy"),
                 .target(name: "ModuleScanner"),
                 .target(name: "CLifecycleRuntime"),
             ]
@@ -76,6 +78,23 @@ let package = Package(
             ],
             path: "Examples/QuickStart",
             plugins: [.plugin(name: "ModuleDiscoveryPlugin")]
+        ),
+        // Docs/Testing.md's example: an adopter's modules and the tests an adopter would write for them.
+        .target(
+            name: "TestingExample",
+            dependencies: [.target(name: "LifecycleCore")],
+            path: "Examples/TestingExample/Sources",
+            plugins: [.plugin(name: "ModuleDiscoveryPlugin")]
+        ),
+        .testTarget(
+            name: "TestingExampleTests",
+            dependencies: [
+                .target(name: "TestingExample"),
+                .target(name: "LifecycleCore"),
+                .target(name: "LifecycleProxy"),
+                .target(name: "LifecycleTesting"),
+            ],
+            path: "Examples/TestingExample/Tests"
         ),
         .testTarget(
             name: "LifecycleCoreTests",
@@ -108,6 +127,15 @@ let package = Package(
                 .target(name: "LifecycleTesting"),
                 .target(name: "LifecycleCore"),
                 .target(name: "ModuleScanner"),
+            ]
+        ),
+        // Evidence that the host holds under load, faults and bad input (Docs/Reliability.md).
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: [
+                .target(name: "LifecycleCore"),
+                .target(name: "LifecycleProxy"),
+                .target(name: "LifecycleTesting"),
             ]
         ),
         .testTarget(

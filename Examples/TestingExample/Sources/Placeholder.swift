@@ -1,0 +1,1 @@
+// Replaced by the example modules of Docs/Testing.md.

@@ -1,0 +1,1 @@
+// Replaced by the example tests of Docs/Testing.md.

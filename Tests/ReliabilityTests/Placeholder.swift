@@ -1,0 +1,1 @@
+// Replaced by the reliability suite of Docs/Reliability.md.
