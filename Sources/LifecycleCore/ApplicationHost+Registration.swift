@@ -18,16 +18,19 @@ extension ApplicationHost {
     /// | `inactive`   | the launch events and stages                                              |
     /// | `background` | the launch events and stages, then `didEnterBackground`                   |
     ///
-    /// Warm-up runs as one hook, in order. Each hook runs under its budget and is journaled. Hooks read
-    /// the host's current state from ``LifecycleContext/applicationState``.
+    /// Warm-up runs as one hook, in order; if a background warm-up is still running, it first waits for
+    /// the module's dependencies to warm up. Each hook runs under its budget and is journaled. Hooks read
+    /// the host's current state from ``LifecycleContext/applicationState``. Until catch-up is over, the
+    /// module is not ready (``waitUntilReady(_:file:line:)``).
     ///
     /// From inside a hook, post ``HostRequest/register(_:)`` instead of awaiting this.
     ///
     /// - Returns: The new participant.
     /// - Throws: ``LifecycleError/Code/registrationFailed`` if the module cannot join (nothing changed), or
-    ///   if a catch-up hook fails under an aborting launch policy (the module is taken out again);
-    ///   ``LifecycleError/Code/hookFailed`` if catch-up hooks failed but the module stays (its policy is
-    ///   `isolate`); ``LifecycleError/Code/invalidTransition`` while terminating or terminated.
+    ///   if a catch-up launch event throws under an aborting launch policy or times out under `.fail` (the
+    ///   module is taken out again, as launch's failing participant would be);
+    ///   ``LifecycleError/Code/hookFailed`` if other catch-up hooks failed or timed out and the module
+    ///   stays; ``LifecycleError/Code/invalidTransition`` while terminating or terminated.
     @discardableResult
     public nonisolated func register(
         _ module: any LifecycleModule.Type,
@@ -52,8 +55,9 @@ extension ApplicationHost {
     /// | `inactive`   | `didEnterBackground`, `willTerminate`                    |
     /// | `background` | `willTerminate`                                          |
     ///
-    /// `willTerminate` runs under ``Configuration/terminateDeadline``. The module is removed even if a
-    /// teardown hook throws or times out. A module may remove itself by posting ``HostRequest/remove(_:)``
+    /// `willTerminate` runs under ``Configuration/terminateDeadline``. A teardown hook that throws or times
+    /// out, under any policy, does not cut the teardown short, and the module is removed all the same. A
+    /// background warm-up still running drops the module: its hook is cancelled, or never starts. A module may remove itself by posting ``HostRequest/remove(_:)``
     /// from one of its hooks: the event in progress completes first.
     ///
     /// - Throws: ``LifecycleError/Code/removalFailed`` if `module` is not a participant or a module that
@@ -101,6 +105,7 @@ extension ApplicationHost {
         let participant = added.participant
         guard state != .notRunning else { return .success(participant) }
 
+        readiness.markPending(participant.id)
         var steps: [LifecycleEvent] = [.willFinishLaunching, .setup, .initialize, .warmUp, .didFinishLaunching]
         switch state {
         case .active: steps.append(.didBecomeActive)
@@ -112,25 +117,35 @@ extension ApplicationHost {
             ?? (configuration.launchFailurePolicy == .abort)
         var failures: [HookFailure] = []
         for event in steps {
+            if event == .warmUp {
+                // A warm-up still running in the background may not have reached this module's
+                // dependencies yet: like any warm-up, this one starts only after theirs.
+                for dependency in added.dispatcher.dependencies(of: participant) {
+                    _ = await readiness.wait(for: dependency)
+                }
+            }
             let delivery = await deliver(event, scope: .only([participant.id]))
             failures += delivery.outcome.failures
-            let failedLaunch = aborts && !delivery.outcome.failures.isEmpty && event.isLaunchEvent
-            if delivery.stopped || failedLaunch {
-                // The module threw or timed out in its own catch-up: it cleans up itself, like a launch
-                // failure's failing participant, and leaves again. Nobody else saw it.
-                replaceDispatcher(before)
-                degradedModules.removeAll { $0 == participant }
-                return .failure(
-                    LifecycleError(
-                        code: .registrationFailed,
-                        request: request,
-                        state: currentState,
-                        failures: failures,
-                        file: file,
-                        line: line
-                    )
-                )
+            // As in launch: a launch event's failure takes the module out under `abort`, and its timeout
+            // under `.fail`. Failures after launch (didBecomeActive, didEnterBackground) leave it in.
+            guard event.isLaunchEvent, delivery.stopped || (aborts && !delivery.outcome.failures.isEmpty) else {
+                continue
             }
+            // It failed its own launch: it cleans up itself, like launch's failing participant, and leaves
+            // again. Nobody else saw it.
+            replaceDispatcher((try? added.dispatcher.removing(module).dispatcher) ?? before)
+            degradedModules.removeAll { $0 == participant }
+            readiness.markGone(participant.id, in: state)
+            var error = LifecycleError(
+                code: .registrationFailed,
+                request: request,
+                state: currentState,
+                failures: failures,
+                file: file,
+                line: line
+            )
+            error.catchUpTimedOut = delivery.stopped
+            return .failure(error)
         }
         readiness.markReady([participant.id])
         return failures.isEmpty
@@ -159,7 +174,6 @@ extension ApplicationHost {
         }
         var failures: [HookFailure] = []
         var abandoned: [Participant] = []
-        var stopped = false
         for event in steps {
             let delivery = await deliver(
                 event,
@@ -168,12 +182,13 @@ extension ApplicationHost {
             )
             failures += delivery.outcome.failures
             abandoned += delivery.abandoned
-            // Under `.fail`, a timeout ends the teardown; the module leaves all the same.
-            stopped = delivery.stopped
-            if stopped || !delivery.abandoned.isEmpty { break }
+            // The module leaves whatever happens, so a failure or a timeout (even under `.fail`) does not
+            // cut its teardown short: it still receives every remaining event.
         }
         replaceDispatcher(removed.dispatcher)
         degradedModules.removeAll { $0 == participant }
+        warmUpControl?.leave(participant.id)
+        readiness.markGone(participant.id, in: state)
         if !abandoned.isEmpty {
             var error = LifecycleError(
                 code: .deadlineExceeded,
@@ -186,7 +201,6 @@ extension ApplicationHost {
             error.abandoned = abandoned
             return .failure(error)
         }
-        if stopped { return .failure(timedOut(request, failures, file, line)) }
         return failures.isEmpty ? .success(()) : .failure(hookFailed(request, failures, result: nil, file, line))
     }
 }

@@ -56,8 +56,9 @@ public actor ApplicationHost {
 
     /// Which participants have finished launching.
     nonisolated let readiness = Readiness()
-    /// The warm-up stage in progress, so terminate and rollback can stop it.
-    private var warmUpControl: WarmUpControl?
+    /// The warm-up stage in progress, so terminate and rollback can stop it, and removal can take a
+    /// module out of it.
+    var warmUpControl: WarmUpControl?
 
     /// The participants whose hooks ran past their budget, in the order it happened. They still receive
     /// events; the mark is for health checks and readiness.
@@ -679,7 +680,10 @@ public actor ApplicationHost {
         var waiting = waitsOn.map(\.count)
 
         let (steps, continuation) = AsyncStream<WarmUpStep>.makeStream()
-        let control = WarmUpControl(continuation: continuation)
+        let control = WarmUpControl(
+            continuation: continuation,
+            positions: Dictionary(uniqueKeysWithValues: plan.enumerated().map { ($0.element.id, $0.offset) })
+        )
         warmUpControl = control
         let time = self.time
         let budgets = plan.map {
@@ -687,6 +691,7 @@ public actor ApplicationHost {
         }
         var began: [Int: ContinuousClock.Instant] = [:]
         func start(_ position: Int) {
+            guard !control.hasLeft(position) else { return }  // removed while waiting: it never starts
             let call = dispatcher.warmUpCall(at: position)
             let startedAt = time.now()
             began[position] = .now
@@ -716,6 +721,12 @@ public actor ApplicationHost {
             let position: Int
             let failure: HookFailure?
             switch step {
+            case .finished(let done, _, _) where control.hasLeft(done),
+                .timedOut(let done, _) where control.hasLeft(done):
+                // Removed from the host during the stage: it no longer counts, whatever its hook did.
+                guard finished.insert(done).inserted else { continue }
+                position = done
+                failure = nil
             case .finished(let done, let error, let elapsed):
                 guard finished.insert(done).inserted else { continue }
                 position = done
@@ -751,7 +762,7 @@ public actor ApplicationHost {
             }
             if let failure { failures.append((position, failure)) }
             if stop != nil || control.isStopped { break }
-            readiness.markReady([plan[position].id])
+            if !control.hasLeft(position) { readiness.markReady([plan[position].id]) }
             if finished.count == plan.count { break }
             for dependent in dependents[position] {
                 waiting[dependent] -= 1
@@ -992,27 +1003,48 @@ struct LimitedDelivery<R: Sendable> {
 }
 
 /// One warm-up hook finishing, or running past its budget.
-private enum WarmUpStep: Sendable {
+enum WarmUpStep: Sendable {
     case finished(Int, (any Error)?, Duration)
     case timedOut(Int, Duration)
 }
 
 /// The tasks of one warm-up stage, so it can be stopped from outside (terminate, rollback) as well as
 /// from inside: stopping cancels every hook in flight and ends the stream the stage waits on.
-private final class WarmUpControl: Sendable {
+final class WarmUpControl: Sendable {
     private struct State {
         var runners: [Int: Task<Void, Never>] = [:]
         var watchdogs: [Int: Task<Void, Never>] = [:]
         var stopped = false
         var fromOutside = true
+        /// Positions of participants removed from the host during the stage.
+        var left: Set<Int> = []
     }
 
     private let state = Mutex(State())
     private let continuation: AsyncStream<WarmUpStep>.Continuation
+    /// Each participant's position in the stage's plan, by participant id.
+    private let positions: [Int: Int]
 
-    init(continuation: AsyncStream<WarmUpStep>.Continuation) {
+    init(continuation: AsyncStream<WarmUpStep>.Continuation, positions: [Int: Int]) {
         self.continuation = continuation
+        self.positions = positions
     }
+
+    /// The participant `id` was removed from the host: cancel its hook if it runs, never start it, and
+    /// count it as finished so the stage can end.
+    func leave(_ id: Int) {
+        guard let position = positions[id] else { return }
+        let tasks: [Task<Void, Never>] = state.withLock { state in
+            guard !state.stopped else { return [] }
+            state.left.insert(position)
+            return [state.runners.removeValue(forKey: position), state.watchdogs.removeValue(forKey: position)]
+                .compactMap { $0 }
+        }
+        for task in tasks { task.cancel() }
+        continuation.yield(.finished(position, nil, .zero))
+    }
+
+    func hasLeft(_ position: Int) -> Bool { state.withLock { $0.left.contains(position) } }
 
     func track(_ position: Int, runner: Task<Void, Never>, watchdog: Task<Void, Never>?) {
         state.withLock { state in

@@ -96,6 +96,9 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
     /// removed (a `ManifestError` from `LifecycleProxy`), when it was refused before anything was
     /// delivered.
     public package(set) var underlyingError: (any Error)?
+    /// For ``Code/registrationFailed`` after a catch-up: whether a timeout under `.fail`, rather than a
+    /// hook that threw under `abort`, took the module out.
+    public package(set) var catchUpTimedOut = false
     /// For ``Code/reentrantCall``: the event whose delivery was in progress.
     public let eventInProgress: LifecycleEvent?
     /// Where the failing host method was called.
@@ -145,7 +148,16 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
             let count = failures.count == 1 ? "1 hook" : "\(failures.count) hooks"
             var text = "\(count) failed during \(request): "
             text += failures.map(\.description).joined(separator: "; ")
-            text += ". Every other participant still received the event and the host is now \(state)."
+            switch request.kind {
+            case .register:
+                text += ". Only the new module received its catch-up, and it went on; the module stays, and the "
+                text += "host is \(state)."
+            case .remove:
+                text += ". Only the removed module received its teardown, and it went on; the module was removed, and "
+                text += "the host is \(state)."
+            default:
+                text += ". Every other participant still received the event and the host is now \(state)."
+            }
             if let result { text += " Combined result of the others: \(result)." }
             if let launchResult {
                 text += " Launch results: willFinishLaunching \(launchResult.willFinishLaunching),"
@@ -194,11 +206,15 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
                 return "\(request) was refused: \(underlyingError) The host is unchanged and \(state). "
                     + "(at \(file):\(line))"
             }
+            let cause =
+                catchUpTimedOut
+                ? "A launch hook ran past its budget and the timeout policy is .fail, so the module was taken out "
+                    + "again. Make the hook return sooner, raise its budget, or use .degrade."
+                : "Its launch failure policy is abort, so the module was taken out again. Fix the hook, or give the "
+                    + "module failurePolicy .isolate to keep it despite the failure."
             return "\(request) failed while the module caught up with the host: "
                 + failures.map(\.description).joined(separator: "; ")
-                + ". Its launch failure policy is abort (or the timeout policy is .fail), so the module was taken "
-                + "out again; no other participant was affected and the host is still \(state). Fix the hook, or "
-                + "give the module failurePolicy .isolate to keep it despite the failure. (at \(file):\(line))"
+                + ". \(cause) No other participant was affected and the host is still \(state). (at \(file):\(line))"
         case .removalFailed:
             return "\(request) was refused: \(underlyingError.map { "\($0)" } ?? "unknown reason") "
                 + "The module stays and the host is still \(state). (at \(file):\(line))"

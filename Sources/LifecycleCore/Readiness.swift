@@ -5,6 +5,10 @@ import Synchronization
 /// A participant is ready when it has finished its last launch stage: its warm-up if it has one, else the
 /// initialize stage. The host is ready when the warm-up stage has finished for everyone. If the host
 /// terminates first, it will never be ready, and waiters are told so.
+///
+/// A module registered after launch is *pending* until its catch-up is over: neither it nor the host
+/// counts as ready meanwhile. If it is taken out again, or removed, waiters for it are told it never
+/// will be.
 final class Readiness: Sendable {
     enum Outcome: Sendable {
         case ready
@@ -12,9 +16,11 @@ final class Readiness: Sendable {
         case cancelled
     }
 
-    private struct State {
+    fileprivate struct State {
         var ready: Set<Int> = []
         var all = false
+        var pending: Set<Int> = []
+        var gone: [Int: ApplicationState] = [:]
         var never: ApplicationState?
         var waiters: [(id: Int, index: Int?, continuation: CheckedContinuation<Outcome, Never>)] = []
         var nextID = 0
@@ -34,8 +40,7 @@ final class Readiness: Sendable {
             await withCheckedContinuation { continuation in
                 let now: Outcome? = state.withLock { state in
                     if state.cancelledEarly.remove(id) != nil { return .cancelled }
-                    if let never = state.never { return .never(never) }
-                    if state.all || index.map(state.ready.contains) == true { return .ready }
+                    if let outcome = state.outcome(for: index) { return outcome }
                     state.waiters.append((id, index, continuation))
                     return nil
                 }
@@ -54,7 +59,27 @@ final class Readiness: Sendable {
     }
 
     func markReady(_ indices: some Sequence<Int>) {
-        resume { state in state.ready.formUnion(indices) }
+        resume { state in
+            state.ready.formUnion(indices)
+            state.pending.subtract(indices)
+        }
+    }
+
+    /// A module joined after launch and is catching up.
+    func markPending(_ index: Int) {
+        resume { state in
+            state.pending.insert(index)
+            state.ready.remove(index)
+        }
+    }
+
+    /// A module left (removed, or taken out after a failed catch-up): it will never be ready.
+    func markGone(_ index: Int, in hostState: ApplicationState) {
+        resume { state in
+            state.pending.remove(index)
+            state.ready.remove(index)
+            state.gone[index] = hostState
+        }
     }
 
     func markAllReady() {
@@ -72,19 +97,25 @@ final class Readiness: Sendable {
         let due: [(CheckedContinuation<Outcome, Never>, Outcome)] = state.withLock { state in
             update(&state)
             var due: [(CheckedContinuation<Outcome, Never>, Outcome)] = []
-            state.waiters.removeAll { waiter in
-                if let never = state.never {
-                    due.append((waiter.continuation, .never(never)))
-                    return true
-                }
-                if state.all || waiter.index.map(state.ready.contains) == true {
-                    due.append((waiter.continuation, .ready))
-                    return true
-                }
+            let waiters = state.waiters
+            state.waiters = waiters.filter { waiter in
+                guard let outcome = state.outcome(for: waiter.index) else { return true }
+                due.append((waiter.continuation, outcome))
                 return false
             }
             return due
         }
         for (continuation, outcome) in due { continuation.resume(returning: outcome) }
+    }
+}
+
+extension Readiness.State {
+    /// What a waiter for `index` (`nil`: everyone) learns now, or `nil` if it must go on waiting.
+    fileprivate func outcome(for index: Int?) -> Readiness.Outcome? {
+        if let index, let left = gone[index] { return .never(left) }
+        if let never { return .never(never) }
+        guard let index else { return all && pending.isEmpty ? .ready : nil }
+        if ready.contains(index) || (all && !pending.contains(index)) { return .ready }
+        return nil
     }
 }

@@ -90,17 +90,17 @@ extension DelegateProxy {
         for (index, entry) in entries.enumerated() {
             guard let dependent = entry.type as? any DependentModule.Type else { continue }
             for dependency in dependent.dependencies {
-                let name = dependency.moduleName
+                // Names are built only for messages: `String(reflecting:)` is slow for nested generic types.
                 if ObjectIdentifier(dependency) == ObjectIdentifier(entry.type) {
                     throw ManifestError(
                         code: .selfDependency,
                         modules: [entry.moduleName],
                         description: "`\(entry.moduleName)` lists itself in its dependencies. A module cannot start "
-                            + "after itself: remove `\(name).self` from `dependencies`."
+                            + "after itself: remove `\(entry.moduleName).self` from `dependencies`."
                     )
                 }
                 guard let target = position[ObjectIdentifier(dependency)] else {
-                    missing.append((entry.moduleName, name))
+                    missing.append((entry.moduleName, dependency.moduleName))
                     continue
                 }
                 if !dependencies[index].contains(target) { dependencies[index].append(target) }

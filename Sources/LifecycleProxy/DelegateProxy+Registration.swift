@@ -24,7 +24,8 @@ extension DelegateProxy {
     ///   ``ManifestError/Code/priorityOutOfRange``, ``ManifestError/Code/moduleDisabled`` in this
     ///   environment, ``ManifestError/Code/selfDependency``, ``ManifestError/Code/missingDependency`` if a
     ///   dependency is not a participant, ``ManifestError/Code/moduleInitializationFailed``, or
-    ///   ``ManifestError/Code/duplicateCustomEventHandler``. The checks run before the module is created.
+    ///   ``ManifestError/Code/duplicateCustomEventHandler``. Every check but the last runs before the
+    ///   module is created; the last needs the instance, which is then discarded.
     func proxyAdding(
         _ type: any LifecycleModule.Type
     ) throws(ManifestError) -> (
@@ -56,7 +57,8 @@ extension DelegateProxy {
                 code: .moduleDisabled,
                 modules: [name],
                 description: "`\(name)` is disabled in this environment (\(reason)), so it cannot be registered. "
-                    + "Launch with options that enable it, or change its enablement(for:)."
+                    + "A host's launch options are fixed: create the host with options that enable it, or change "
+                    + "the module's enablement(for:)."
             )
         }
         if let dependent = type as? any DependentModule.Type {
@@ -73,13 +75,28 @@ extension DelegateProxy {
                 $0.moduleName
             }
             guard missing.isEmpty else {
+                let reasons = Dictionary(disabledModules.map { ($0.name, $0.reason) }) { first, _ in first }
+                let disabled = missing.filter { reasons[$0] != nil }
+                let absent = missing.filter { reasons[$0] == nil }
+                var parts: [String] = []
+                if !absent.isEmpty {
+                    parts.append(
+                        absent.map { "`\($0)`" }.joined(separator: ", ")
+                            + ", which this host does not have: register \(absent.count == 1 ? "it" : "them") first, "
+                            + "or add \(absent.count == 1 ? "it" : "them") to the manifest"
+                    )
+                }
+                for dependency in disabled {
+                    parts.append(
+                        "`\(dependency)`, which is disabled in this environment (\(reasons[dependency] ?? "")): make "
+                            + "`\(name)` an EnvironmentGatedModule with the same rule"
+                    )
+                }
                 throw ManifestError(
                     code: .missingDependency,
                     modules: [name],
-                    description: "`\(name)` depends on "
-                        + missing.map { "`\($0)`" }.joined(separator: ", ")
-                        + ", which this host does not have. Nothing was delivered. Register the dependencies "
-                        + "first, or add them to the manifest."
+                    description: "`\(name)` depends on " + parts.joined(separator: "; and on ")
+                        + ". It was not created and nothing was delivered."
                 )
             }
         }

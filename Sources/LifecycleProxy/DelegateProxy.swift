@@ -84,9 +84,9 @@ public final class DelegateProxy: Sendable {
     ) throws(ManifestError) {
         // The whole manifest is validated first, so a disabled module cannot hide an error that would
         // appear in another environment.
-        _ = try Self.validatedOrder(of: manifest)
+        let whole = try Self.validatedOrder(of: manifest)
         let (enabledManifest, disabled) = Self.gate(manifest, options: context.launchOptions)
-        let ordered = try Self.validatedOrder(of: enabledManifest, disabled: disabled)
+        let ordered = disabled.isEmpty ? whole : try Self.validatedOrder(of: enabledManifest, disabled: disabled)
 
         // Create each module once, in delivery order, and report every initializer that throws.
         var modules: [any LifecycleModule] = []

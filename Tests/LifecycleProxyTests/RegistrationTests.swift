@@ -180,7 +180,7 @@ struct RegistrationTests {
 
         let missing = try await #require(throws: LifecycleError.self) { try await host.register(LateCache.self) }
         #expect((missing.underlyingError as? ManifestError)?.code == .missingDependency)
-        #expect(missing.description.contains("Register the dependencies first"))
+        #expect(missing.description.contains("which this host does not have: register it first"))
         #expect(missing.description.contains("`\(Database.moduleName)`"))
 
         let throwing = try await #require(throws: LifecycleError.self) { try await host.register(ThrowsOnInit.self) }
