@@ -3,7 +3,6 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-import Synchronization
 
 /// Emits the application's lifecycle events to the program's delegate and its modules, and guards the
 /// application's state.
@@ -66,7 +65,7 @@ public actor ApplicationHost {
 
     /// The participants. Replaced — never mutated — when a module is registered or removed, by a job on
     /// the actor; read from anywhere.
-    private nonisolated let roster: Mutex<any LifecycleDispatcher>
+    private nonisolated let roster: Locked<any LifecycleDispatcher>
     private nonisolated let mailbox: HostMailbox
 
     /// Marks the task of the job being processed (and the tasks it spawns), to recognise a host method
@@ -81,7 +80,7 @@ public actor ApplicationHost {
     ) throws(Failure) {
         let mailbox = HostMailbox()
         let context = LifecycleContext(launchOptions: launchOptions, mailbox: mailbox)
-        self.roster = Mutex(try makeDispatcher(context))
+        self.roster = Locked(try makeDispatcher(context))
         self.mailbox = mailbox
         self.context = context
         self.configuration = configuration
@@ -1020,7 +1019,7 @@ final class WarmUpControl: Sendable {
         var left: Set<Int> = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let continuation: AsyncStream<WarmUpStep>.Continuation
     /// Each participant's position in the stage's plan, by participant id.
     private let positions: [Int: Int]

@@ -3,7 +3,6 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-import Synchronization
 
 /// A bounded record of every hook call a host made: event, participant, start, duration, result, error.
 ///
@@ -60,7 +59,7 @@ public final class DeliveryJournal: Sendable {
     /// The most entries kept.
     public let capacity: Int
     private let origin: ContinuousClock.Instant
-    private let storage = Mutex(Storage())
+    private let storage = Locked(Storage())
 
     /// Creates an empty journal that keeps at most `capacity` entries (at least 1).
     public init(capacity: Int) {

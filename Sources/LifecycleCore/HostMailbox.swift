@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The single FIFO queue of one ``ApplicationHost``, and the host state it guards.
 ///
 /// This is the package's one concurrency primitive. Every request — awaited from outside or posted from a
@@ -30,7 +28,7 @@ package final class HostMailbox: Sendable {
         var pendingCount: Int { jobs.count - head }
     }
 
-    private let storage = Mutex(Storage())
+    private let storage = Locked(Storage())
 
     package init() {}
 
@@ -159,7 +157,7 @@ final class PendingReply<Value: Sendable>: Sendable {
         var resolved = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Waits for the outcome.
     func wait(_ continuation: CheckedContinuation<Outcome, Never>) {

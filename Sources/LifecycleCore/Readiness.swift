@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Which participants have finished launching, for ``ApplicationHost/waitUntilReady(file:line:)``.
 ///
 /// A participant is ready when it has finished its last launch stage: its warm-up if it has one, else the
@@ -27,7 +25,7 @@ final class Readiness: Sendable {
         var cancelledEarly: Set<Int> = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Waits until `index` (or, for `nil`, everyone) is ready, readiness becomes impossible, or the waiting
     /// task is cancelled.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A module that sets its own time budget for some events, overriding the host's.
 ///
 /// ```swift
@@ -90,7 +88,7 @@ package final class DeliverySupervision: DeliverySupervisor {
 
     /// The state shared by every runner of one delivery.
     package final class SharedState: Sendable {
-        fileprivate let state = Mutex(State())
+        fileprivate let state = Locked(State())
         package init() {}
     }
 

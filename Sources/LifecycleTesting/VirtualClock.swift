@@ -1,4 +1,4 @@
-import Synchronization
+import LifecycleCore
 
 /// A clock whose time moves only when a test advances it, so tests of time limits run instantly and
 /// deterministically.
@@ -37,7 +37,7 @@ public final class VirtualClock: Clock, Sendable {
         var sleepCalls = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

@@ -1,12 +1,11 @@
 import Foundation
 import LifecycleCore
 @_spi(Dispatch) import LifecycleProxy
-import Synchronization
 import Testing
 
 /// Records, per module, the sequence of pings it received.
 final class PingLog: Sendable {
-    private let storage = Mutex<[String: [Int]]>([:])
+    private let storage = Locked<[String: [Int]]>([:])
 
     func record(_ module: String, _ id: Int) { storage.withLock { $0[module, default: []].append(id) } }
 
@@ -86,7 +85,7 @@ struct PingJournal: LifecycleModule, CustomEventHandling {
 }
 
 final class HostBox: Sendable {
-    let value = Mutex<ApplicationHost?>(nil)
+    let value = Locked<ApplicationHost?>(nil)
 }
 
 enum HostBoxKey: LaunchOptionKey {
@@ -196,7 +195,7 @@ struct ConcurrencyTests {
 
     @Test("A posted request that fails is reported to onUnobservedError, not dropped")
     func postedFailureIsReported() async throws {
-        let reported = Mutex<[LifecycleError]>([])
+        let reported = Locked<[LifecycleError]>([])
         let host = try makeHost(
             [NormalA.self],
             configuration: .init(onUnobservedError: { error in reported.withLock { $0.append(error) } })
@@ -220,7 +219,7 @@ struct ConcurrencyTests {
 
     @Test("Requests posted from a module initializer are processed once the host exists")
     func postFromInitializer() async throws {
-        let reported = Mutex<[LifecycleError]>([])
+        let reported = Locked<[LifecycleError]>([])
         var options = LaunchOptions()
         options[ScriptKey.self] = Script()
         let host = try ApplicationHost(
@@ -337,7 +336,7 @@ struct ConcurrencyTests {
 
     @Test("Posting a refused custom request back is a typed invalidRequest, not a silent no-op")
     func postingCustomRequestIsInvalid() async throws {
-        let reported = Mutex<[LifecycleError]>([])
+        let reported = Locked<[LifecycleError]>([])
         let host = try makeHost(
             [NormalA.self],
             configuration: .init(onUnobservedError: { error in reported.withLock { $0.append(error) } })
@@ -389,7 +388,7 @@ enum OverlapJournalKey: LaunchOptionKey {
 final class SpawnRecord: Sendable {
     let host = HostBox()
     let gate = Gate()
-    private let log = Mutex<[String]>([])
+    private let log = Locked<[String]>([])
     func record(_ text: String) { log.withLock { $0.append(text) } }
     var entries: [String] { log.withLock { $0 } }
 }
@@ -426,7 +425,7 @@ struct Spawner: LifecycleModule, DidBecomeActive, DidReceiveMemoryWarning {
 
 /// Blocks `willTerminate` until the test opens the gate.
 final class Gate: Sendable {
-    private let state = Mutex<(entered: Bool, open: Bool)>((false, false))
+    private let state = Locked<(entered: Bool, open: Bool)>((false, false))
 
     func enter() async {
         state.withLock { $0.entered = true }

@@ -1,6 +1,5 @@
 import LifecycleCore
 @_spi(Dispatch) import LifecycleProxy
-import Synchronization
 import Testing
 
 struct Ping: CustomEvent {

@@ -1,11 +1,10 @@
 import Foundation
 import LifecycleCore
 @_spi(Dispatch) import LifecycleProxy
-import Synchronization
 
 /// An ordered log of deliveries, written by the fixture participants as "event Name".
 final class Journal: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = Locked<[String]>([])
 
     func record(_ entry: String) { storage.withLock { $0.append(entry) } }
 

@@ -1,6 +1,5 @@
 import LifecycleCore
 @_spi(Dispatch) import LifecycleProxy
-import Synchronization
 import Testing
 
 @Suite("Delivery order")
@@ -95,7 +94,7 @@ struct OrderingTests {
 
     @Test("onDelivery reports every hook call in delivery order, with results for Bool events and errors")
     func deliveryObserverSeesEveryCall() async throws {
-        let records = Mutex<[String]>([])
+        let records = Locked<[String]>([])
         let script = Script(answers: ["High willFinishLaunching": true], failing: ["Low didBecomeActive"])
         let host = try makeHost(
             [Low.self, High.self],

@@ -2,7 +2,6 @@ import Foundation
 import LifecycleCore
 import LifecycleProxy
 import LifecycleTesting
-import Synchronization
 import Testing
 
 struct EdgeLateWarmCache: StagedModule, DependentModule {
@@ -178,7 +177,7 @@ struct RegistrationFailureTests {
     @Test("A removed module's background warm-up failure neither stops warm-up nor is reported")
     func removedAborterSpoilsReadiness() async throws {
         let log = StageLog()
-        let errors = Mutex<[LifecycleError]>([])
+        let errors = Locked<[LifecycleError]>([])
         var options = LaunchOptions()
         options[StageLogKey.self] = log
         let host = try ApplicationHost(

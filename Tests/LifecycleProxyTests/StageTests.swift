@@ -1,13 +1,12 @@
 import LifecycleCore
 import LifecycleProxy
 import LifecycleTesting
-import Synchronization
 import Testing
 
 /// Records stage hooks, and in warm-up holds until its latch opens, so tests control overlap.
 final class StageLog: Sendable {
-    private let log = Mutex<[String]>([])
-    let latches = Mutex<[String: Latch]>([:])
+    private let log = Locked<[String]>([])
+    let latches = Locked<[String: Latch]>([:])
 
     func record(_ entry: String) { log.withLock { $0.append(entry) } }
     var entries: [String] { log.withLock { $0 } }

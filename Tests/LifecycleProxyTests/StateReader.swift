@@ -1,8 +1,7 @@
 import LifecycleCore
-import Synchronization
 
 final class StateLog: Sendable {
-    private let log = Mutex<[String]>([])
+    private let log = Locked<[String]>([])
 
     func note(_ event: String, _ context: LifecycleContext) {
         log.withLock { $0.append("\(event) \(context.applicationState)") }

@@ -1,12 +1,11 @@
 import LifecycleCore
 import LifecycleProxy
 import LifecycleTesting
-import Synchronization
 import Testing
 
 /// Holds a hook until opened — ignoring cancellation entirely, like a hook stuck in a blocking call.
 final class Latch: Sendable {
-    private let state = Mutex<(entered: Int, open: Bool, waiters: [CheckedContinuation<Void, Never>])>((0, false, []))
+    private let state = Locked<(entered: Int, open: Bool, waiters: [CheckedContinuation<Void, Never>])>((0, false, []))
 
     func hold() async {
         await withCheckedContinuation { continuation in

@@ -1,7 +1,6 @@
 import Foundation
 import LifecycleCore
 import LifecycleProxy
-import Synchronization
 import Testing
 
 // MARK: - As many distinct module types as a test needs
@@ -35,7 +34,7 @@ final class SyntheticGraph: Sendable {
     }
 
     /// The graph the next synthetic manifest uses. Tests that use it are serialized.
-    static let current = Mutex(SyntheticGraph(dependencies: [], priorities: []))
+    static let current = Locked(SyntheticGraph(dependencies: [], priorities: []))
 }
 
 /// Module number `N.value`, whose priority and dependencies come from ``SyntheticGraph/current``.
@@ -186,7 +185,7 @@ struct BadInputTests {
             dependencies: { index in index < 2 ? [] : [index / 2, index - 1] },
             priority: { index in (index * 7_919) % 100_000 }
         )
-        let delivered = Mutex(0)
+        let delivered = Locked(0)
         let start = ContinuousClock.now
         let host = try ApplicationHost(
             manifest: manifest,

@@ -2,7 +2,6 @@ import Foundation
 import LifecycleCore
 import LifecycleProxy
 import LifecycleTesting
-import Synchronization
 import Testing
 
 /// What a fault module does in one event, instead of (or after) recording it.
@@ -24,8 +23,8 @@ struct FaultError: Error, CustomStringConvertible {
 final class FaultPlan: Sendable {
     let faults: [String: Fault]
     let latch = FaultLatch()
-    private let log = Mutex<[String]>([])
-    private let returns = Mutex<[String]>([])
+    private let log = Locked<[String]>([])
+    private let returns = Locked<[String]>([])
 
     init(_ faults: [String: Fault] = [:]) { self.faults = faults }
 
@@ -53,7 +52,7 @@ final class FaultPlan: Sendable {
 
 /// Holds hooks until opened, ignoring cancellation entirely.
 final class FaultLatch: Sendable {
-    private let state = Mutex<(entered: Int, open: Bool, waiters: [CheckedContinuation<Void, Never>])>((0, false, []))
+    private let state = Locked<(entered: Int, open: Bool, waiters: [CheckedContinuation<Void, Never>])>((0, false, []))
 
     func hold() async {
         await withCheckedContinuation { continuation in
@@ -314,7 +313,7 @@ struct FaultInjectionTests {
 
     @Test("A request posted from a hook that fails is reported to onUnobservedError, not dropped")
     func failedPostIsReported() async throws {
-        let unobserved = Mutex<[LifecycleError]>([])
+        let unobserved = Locked<[LifecycleError]>([])
         let rig = try rig(["FaultA didReceiveMemoryWarning": .post(.launch)]) { configuration in
             configuration.onUnobservedError = { error in unobserved.withLock { $0.append(error) } }
         }

@@ -1,7 +1,6 @@
 import Foundation
 import LifecycleCore
 import LifecycleProxy
-import Synchronization
 import Testing
 
 /// One event of the stress run. Ids below ``StressEvent/followUpBase`` come from the emitting tasks; a
@@ -14,7 +13,7 @@ struct StressEvent: CustomEvent {
 
 /// What every stress module received, in order, per module.
 final class StressLog: Sendable {
-    private let storage = Mutex<[String: [Int]]>([:])
+    private let storage = Locked<[String: [Int]]>([:])
 
     func record(_ module: String, _ id: Int) { storage.withLock { $0[module, default: []].append(id) } }
 
