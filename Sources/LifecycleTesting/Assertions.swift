@@ -11,7 +11,7 @@ public import Testing
 /// ```
 ///
 /// Every recorded delivery of `event` counts (see ``LifecycleRecorder/receivers(of:)``). On failure the
-/// issue names the first index at which they differ and lists both orders line by line: `-` marks a module
+/// issue names the first index at which the lists differ and lists both orders line by line: `-` marks a module
 /// expected at that place, `+` one received there instead.
 public func expectReceivers(
     of event: LifecycleEvent,
@@ -25,8 +25,8 @@ public func expectReceivers(
 /// Checks that exactly the participants named `expected` received `event`, in this order, according to
 /// `recorder`.
 ///
-/// Names are module-qualified type names, as in ``LifecycleCore/Participant/name``; use this form to
-/// include the program's delegate.
+/// Names are module-qualified type names, as in `Participant.name`; use this form to include the program's
+/// delegate.
 public func expectReceivers(
     of event: LifecycleEvent,
     in recorder: LifecycleRecorder,
@@ -115,12 +115,12 @@ public func expectDelivery(
 /// computes it — is `expected`, according to `recorder`.
 ///
 /// ```swift
-/// try await host.open(URL(string: "shop://checkout/return")!)
+/// _ = try await host.open(URL(string: "shop://payments/return?order=42")!)
 /// expectCombinedResult(of: .openURL, in: recorder, true)
 /// ```
 ///
 /// Hooks that threw or timed out do not answer; when nobody answers, the event's default applies
-/// (`false` for ``LifecycleEvent/openURL`` and custom events, `true` for the launch events). The event
+/// (`false` for `openURL` and custom events, `true` for the launch events). The event
 /// must have been delivered at most once since the recorder was created or reset, so the answers belong
 /// to one request: otherwise the check fails and says so. On failure the issue lists every answer in
 /// delivery order.

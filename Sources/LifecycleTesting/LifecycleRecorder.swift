@@ -14,8 +14,8 @@ import Synchronization
 /// ```
 ///
 /// A host reports a hook call when it returns, so the recording order is the delivery order, except in
-/// the concurrent ``LifecycleEvent/warmUp`` stage, where it is the order in which the warm-ups finished. A
-/// hook abandoned on a timeout is recorded when it is abandoned, with its ``HookTimeout`` as the error.
+/// the concurrent `warmUp` stage, where it is the order in which the warm-ups finished. A
+/// hook abandoned on a timeout is recorded when it is abandoned, with its `HookTimeout` as the error.
 ///
 /// One recorder may observe several hosts; it is safe to use from any task.
 public final class LifecycleRecorder: Sendable {

@@ -4,7 +4,7 @@
 /// (expected at that place, not received there) or `+` (received there, not expected). A name received
 /// at the wrong place shows up once with each marker.
 struct ListDiff {
-    enum Line: Equatable {
+    enum Line {
         case same(String)
         case missing(String)
         case unexpected(String)
@@ -44,11 +44,11 @@ struct ListDiff {
     }
 
     /// Whether the lists are equal.
-    var isEmpty: Bool { expected == actual }
+    var matches: Bool { expected == actual }
 
     /// The first index at which the lists differ, described: `index 1: expected A, received B`.
     var firstDifference: String? {
-        guard !isEmpty else { return nil }
+        guard !matches else { return nil }
         let shared = min(expected.count, actual.count)
         let index = (0..<shared).first { expected[$0] != actual[$0] } ?? shared
         let wanted = index < expected.count ? expected[index] : "nothing more"

@@ -2,8 +2,8 @@ public import LifecycleCore
 public import LifecycleProxy
 
 /// Who a host was built with: its participants in order, the modules its environment disabled, and the
-/// receivers of every event, as they stood when ``launchManifest(_:delegate:launchOptions:profile:clock:configuration:)``
-/// built the host.
+/// receivers of every event, as they stood when
+/// ``launchManifest(_:delegate:launchOptions:profile:clock:configuration:)`` built the host.
 public struct LaunchPlan: Sendable {
     /// A module of the manifest that the launch options disabled (see `EnvironmentGatedModule`).
     public struct DisabledModule: Sendable, Hashable {
@@ -59,8 +59,8 @@ public struct ManifestLaunch: Sendable {
         return result
     }
 
-    /// What launch threw — ``LifecycleCore/LifecycleError/Code/hookFailed`` or
-    /// ``LifecycleCore/LifecycleError/Code/launchAborted``, typically — or `nil` when it succeeded.
+    /// What launch threw — typically `hookFailed`, or `launchAborted` under an aborting failure policy — or
+    /// `nil` when it succeeded.
     public var error: LifecycleError? {
         guard case .failure(let error) = outcome else { return nil }
         return error
