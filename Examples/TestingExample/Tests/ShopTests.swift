@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import LifecycleCore
+import LifecycleProxy
 import LifecycleTesting
 @testable import TestingExample
 import Testing
@@ -59,3 +60,16 @@ let shopOptions = LaunchOptions(environment: ["PAYMENTS_API_KEY": "test-key"])
     try verifyModuleManifestCompleteness(.TestingExample)
 }
 // README: end
+
+@Test func aHostBuiltByHandRecordsTheSameWay() async throws {
+    // README: record a host built by hand
+    let recorder = LifecycleRecorder()
+    let host = try ApplicationHost(
+        manifest: .TestingExample,
+        launchOptions: shopOptions,
+        configuration: .init(onDelivery: recorder.observer)
+    )
+    // README: end
+    try await host.launch()
+    expectReceivers(of: .didFinishLaunching, in: recorder, [PaymentsModule.self])
+}
