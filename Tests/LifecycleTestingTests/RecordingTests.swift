@@ -186,6 +186,30 @@ struct RecorderTests {
         #expect(launch.deliveries.count == 5, "what launch recorded is kept with the launch")
     }
 
+    @Test("Assertions given module types check a real host's deliveries, and fail when they are wrong")
+    func assertionsWithModuleTypes() async throws {
+        let launch = try await launchManifest(ModuleManifest([Second.self, First.self]))
+        try await launch.host.terminate()
+        expectReceivers(of: .willTerminate, in: launch.recorder, [Second.self, First.self])
+        expectDelivery(of: .willTerminate, to: Second.self, before: First.self, in: launch.recorder)
+
+        withKnownIssue {
+            expectReceivers(of: .willTerminate, in: launch.recorder, [First.self, Second.self])
+        } matching: { issue in
+            issue.comments.first?.rawValue.hasPrefix(
+                "Receivers of willTerminate differ at index 0: expected \(First.moduleName), received "
+            ) == true
+        }
+        withKnownIssue {
+            expectDelivery(of: .willFinishLaunching, to: Second.self, before: First.self, in: launch.recorder)
+        } matching: { issue in
+            issue.comments.first?.rawValue.hasPrefix(
+                "Expected \(Second.moduleName) to receive willFinishLaunching before \(First.moduleName), but "
+                    + "\(Second.moduleName) received it after \(First.moduleName)."
+            ) == true
+        }
+    }
+
     @Test("Deliveries recorded from many tasks at once are all kept")
     func concurrentRecording() async {
         let recorder = LifecycleRecorder()
