@@ -1,1 +1,0 @@
-// Replaced by the example modules of Docs/Testing.md.

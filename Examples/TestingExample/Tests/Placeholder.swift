@@ -1,1 +1,0 @@
-// Replaced by the example tests of Docs/Testing.md.
