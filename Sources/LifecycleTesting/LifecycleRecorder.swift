@@ -1,5 +1,4 @@
 public import LifecycleCore
-import Synchronization
 
 /// Records every hook call a host makes: event, participant, result and error, in the order the calls
 /// completed.
@@ -19,7 +18,7 @@ import Synchronization
 ///
 /// One recorder may observe several hosts; it is safe to use from any task.
 public final class LifecycleRecorder: Sendable {
-    private let records = Mutex<[DeliveryRecord]>([])
+    private let records = Locked<[DeliveryRecord]>([])
 
     /// Creates an empty recorder.
     public init() {}

@@ -122,7 +122,7 @@ struct StageTests {
         #expect(!log.entries.contains("warmUp end WarmSearch"), "Search is still warming while Cache starts")
         log.latch("WarmCache").open()
         log.latch("WarmSearch").open()
-        try await launch.value
+        _ = try await launch.value
         let entries = log.entries
         let databaseEnd = try #require(entries.firstIndex(of: "warmUp end WarmDatabase"))
         let cacheStart = try #require(entries.firstIndex(of: "warmUp start WarmCache"))
