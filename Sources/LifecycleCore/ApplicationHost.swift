@@ -479,6 +479,9 @@ public actor ApplicationHost {
                 return .failure(await rollBack(reached: Set(reached), failures: failures, file: file, line: line))
             }
         }
+        // Launch is through: with warm-up done in place, everyone is ready now, not before, so a waiter is
+        // never told "ready" by a launch that `didFinishLaunching` then aborts.
+        if configuration.didFinishLaunchingWaitsForWarmUp { readiness.markAllReady() }
         setState(.active)
         failures += await deliver(.didBecomeActive).outcome.failures
         if !configuration.didFinishLaunchingWaitsForWarmUp { startWarmUpInBackground(aborters: aborters) }
@@ -614,7 +617,11 @@ public actor ApplicationHost {
     private func startWarmUpInBackground(aborters: Set<Int>) {
         Task {
             let warmUp = await self.runWarmUp(aborters: aborters, background: true)
-            if warmUp.stop != nil { self.readiness.markNever(self.currentState) }
+            // Failures are reported before readiness changes, so a waiter that wakes up finds them there.
+            defer {
+                if warmUp.stop != nil { self.readiness.markNever(self.currentState) }
+                if warmUp.completed { self.readiness.markAllReady() }
+            }
             if !warmUp.failures.isEmpty {
                 let code: LifecycleError.Code = warmUp.stop?.error is HookTimeout ? .timedOut : .hookFailed
                 self.configuration.onUnobservedError(
@@ -641,19 +648,20 @@ public actor ApplicationHost {
     /// dependents still start. A participant is marked ready when its warm-up finishes, never when it
     /// stopped the stage.
     ///
-    /// - Returns: Every failure in delivery order, and the one that stopped the stage, if any.
-    private func runWarmUp(aborters: Set<Int>, background: Bool) async -> (failures: [HookFailure], stop: HookFailure?)
-    {
+    /// - Returns: Every failure in delivery order, the one that stopped the stage, if any, and whether the
+    ///   stage completed (neither stopped by a failure nor from outside). The caller marks the host ready:
+    ///   launch once `didFinishLaunching` is through, a background stage once its failures are reported.
+    private func runWarmUp(
+        aborters: Set<Int>,
+        background: Bool
+    ) async -> (failures: [HookFailure], stop: HookFailure?, completed: Bool) {
         // Held for the whole stage: a module registered or removed meanwhile does not change its plan.
         let dispatcher = self.dispatcher
         let participants = dispatcher.participants
         let plan = dispatcher.plan(for: .warmUp)
         let inPlan = Set(plan.map(\.id))
         readiness.markReady(participants.map(\.id).filter { !inPlan.contains($0) })
-        guard !plan.isEmpty else {
-            readiness.markAllReady()
-            return ([], nil)
-        }
+        guard !plan.isEmpty else { return ([], nil, true) }
         if !background { mailbox.setEventInProgress(.warmUp) }
         defer { if !background { mailbox.setEventInProgress(nil) } }
 
@@ -771,8 +779,8 @@ public actor ApplicationHost {
         if !control.isStopped { control.finishing() }
         control.stop()  // cancels what is still in flight and ends the stream
         if warmUpControl === control { warmUpControl = nil }
-        if stop == nil, !control.wasStoppedFromOutside { readiness.markAllReady() }
-        return (failures.sorted { $0.0 < $1.0 }.map(\.1), stop)
+        let completed = stop == nil && !control.wasStoppedFromOutside
+        return (failures.sorted { $0.0 < $1.0 }.map(\.1), stop, completed)
     }
 
     // MARK: - Time limits
