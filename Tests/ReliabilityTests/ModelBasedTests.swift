@@ -47,15 +47,6 @@ struct ModelBasedTests {
             """
     }
 
-    /// A disagreement between the host and Docs/Ordering.md, Docs/Failures.md and `LifecycleError.notReady`,
-    /// reported rather than fixed here: after launch aborts in didFinishLaunching (policy `.abort`, warm-up
-    /// waited for), `waitUntilReady()` and `waitUntilReady(M)` return instead of throwing `notReady`, because
-    /// readiness was already complete when the rollback terminated the host. The model follows the docs; the
-    /// runner counts these checks instead of failing on them.
-    static let knownIssue: Comment = """
-        waitUntilReady() returns after launch aborted in didFinishLaunching; the docs say it throws notReady
-        """
-
     /// What one lane of the run found.
     struct Lane: Sendable {
         var totals = ModelRunResult()
@@ -157,10 +148,6 @@ struct ModelBasedTests {
         // A full run that failed stopped early: its figures say nothing about coverage.
         guard seeds.count > 1, failingCount == 0 else { return }
         #expect(sequences == seeds.count)
-        // Fails the test once the library no longer shows the issue, so the model can follow the docs.
-        withKnownIssue(Self.knownIssue) {
-            if totals.knownIssueHits > 0 { Issue.record("\(totals.knownIssueHits) readiness checks met it") }
-        }
         let missing = Self.requiredCoverage.filter { totals.coverage[$0, default: 0] == 0 }
         #expect(missing.isEmpty, "outcomes no sequence reached: \(missing)")
     }

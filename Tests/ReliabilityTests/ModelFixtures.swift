@@ -17,7 +17,7 @@ struct ModelHookCall: Sendable, Equatable, CustomStringConvertible {
 
 /// Every hook call of one host, in the order the hooks ran. Warm-up hooks append from several tasks.
 final class ModelHookLog: Sendable {
-    private let calls = Mutex<[ModelHookCall]>([])
+    private let calls = Locked<[ModelHookCall]>([])
 
     func append(_ call: ModelHookCall) { calls.withLock { $0.append(call) } }
     var count: Int { calls.withLock { $0.count } }

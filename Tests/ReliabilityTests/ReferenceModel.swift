@@ -326,9 +326,6 @@ struct ModelReference {
     private(set) var state: ApplicationState = .notRunning
     /// After launch: `true` if it completed (everyone is ready for good), `false` if it aborted.
     private(set) var launched: Bool?
-    /// Launch aborted in didFinishLaunching, after a warm-up stage that had finished: the host says ready
-    /// although the docs say `notReady` (reported; see `ModelBasedTests.knownIssue`).
-    private(set) var abortedAfterWarmUp = false
     /// The manifest's modules the profile disables, in manifest order.
     let disabled: [ModelSpec]
 
@@ -611,7 +608,6 @@ struct ModelReference {
                 let terminated = pass(.willTerminate, to: rollback, in: .terminating)
                 state = .terminated
                 launched = false
-                abortedAfterWarmUp = event == .didFinishLaunching && waitsForWarmUp
                 let error = ModelErrorSummary(
                     code: "launchAborted",
                     failures: failures + terminated.failures,
