@@ -29,18 +29,19 @@ struct EdgeIsolatedHanger: LifecycleModule, FailurePolicyModule, WillFinishLaunc
     }
 }
 
+/// A host over staged modules that record into `log`, waiting for warm-up in launch or not.
+func stageHost(_ modules: [any LifecycleModule.Type], _ log: StageLog, waits: Bool) throws -> ApplicationHost {
+    var options = LaunchOptions()
+    options[StageLogKey.self] = log
+    return try ApplicationHost(
+        manifest: ModuleManifest(modules),
+        launchOptions: options,
+        configuration: .init(didFinishLaunchingWaitsForWarmUp: waits)
+    )
+}
+
 @Suite("Late registration: warm-up and readiness", .timeLimit(.minutes(1)))
 struct RegistrationWarmUpTests {
-    func stageHost(_ modules: [any LifecycleModule.Type], _ log: StageLog, waits: Bool) throws -> ApplicationHost {
-        var options = LaunchOptions()
-        options[StageLogKey.self] = log
-        return try ApplicationHost(
-            manifest: ModuleManifest(modules),
-            launchOptions: options,
-            configuration: .init(didFinishLaunchingWaitsForWarmUp: waits)
-        )
-    }
-
     @Test("A module registered during a background warm-up warms up only after its dependency has")
     func lateDependentDuringBackgroundWarmUp() async throws {
         let log = StageLog()
@@ -164,16 +165,6 @@ struct EdgeAbortingLate: LifecycleModule, FailurePolicyModule, WillFinishLaunchi
 
 @Suite("Late registration: failures, ids and routes", .timeLimit(.minutes(1)))
 struct RegistrationFailureTests {
-    func stageHost(_ modules: [any LifecycleModule.Type], _ log: StageLog, waits: Bool) throws -> ApplicationHost {
-        var options = LaunchOptions()
-        options[StageLogKey.self] = log
-        return try ApplicationHost(
-            manifest: ModuleManifest(modules),
-            launchOptions: options,
-            configuration: .init(didFinishLaunchingWaitsForWarmUp: waits)
-        )
-    }
-
     @Test("A removed module's background warm-up failure neither stops warm-up nor is reported")
     func removedAborterSpoilsReadiness() async throws {
         let log = StageLog()
