@@ -8,7 +8,7 @@ import PackageDescription
 //     swift run -c release --package-path Benchmarks lifecycle-bench --quick    # CI's smoke check
 //
 // The default trait `GeneratedModules` adds 10,000 generated non-generic module types. They cost about
-// 90 s of release compile time, so CI builds with `--disable-default-traits` and skips those rows.
+// 4 minutes of release compile time, so CI builds with `--disable-default-traits` and skips those rows.
 let package = Package(
     name: "ModuleLifecycleBenchmarks",
     // The root package's minimums (`Synchronization.Mutex`); Linux has none.
