@@ -1,0 +1,83 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+// The benchmark package for ModuleLifecycle. It lives in its own package so the root package keeps zero
+// dependencies: only this package depends on swift-service-lifecycle, the system it is compared with.
+//
+//     swift run -c release --package-path Benchmarks lifecycle-bench            # the full table
+//     swift run -c release --package-path Benchmarks lifecycle-bench --quick    # CI's smoke check
+//
+// The default trait `GeneratedModules` adds 10,000 generated non-generic module types. They cost about
+// 4 minutes of release compile time, so CI builds with `--disable-default-traits` and skips those rows.
+let package = Package(
+    name: "ModuleLifecycleBenchmarks",
+    // The root package's minimums (`Synchronization.Mutex`); Linux has none.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .executable(name: "lifecycle-bench", targets: ["lifecycle-bench"])
+    ],
+    traits: [
+        .trait(
+            name: "GeneratedModules",
+            description: "10,000 generated non-generic module types, for the proxy-build comparison (slow to compile)"
+        ),
+        .default(enabledTraits: ["GeneratedModules"]),
+    ],
+    dependencies: [
+        // The package under test, by path. The explicit name keeps the build independent of the name of
+        // the directory a clone lives in.
+        .package(name: "ModuleLifecycle", path: ".."),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+    ],
+    targets: [
+        // Counts heap allocations by interposing malloc and friends (glibc only).
+        .target(name: "CAllocationCounter"),
+
+        // Thousands of distinct module types from type-level binary numbers, plus the hand-written
+        // baselines' participants. Cheap to compile.
+        .target(
+            name: "SyntheticModules",
+            dependencies: [.product(name: "LifecycleCore", package: "ModuleLifecycle")]
+        ),
+
+        // 10,000 generated non-generic module types, written at build time by the plugin below.
+        .executableTarget(name: "synthetic-module-generator"),
+        .plugin(
+            name: "GenerateSyntheticModules",
+            capability: .buildTool(),
+            dependencies: [.target(name: "synthetic-module-generator")]
+        ),
+        .target(
+            name: "GeneratedModules",
+            dependencies: [
+                .target(name: "SyntheticModules"),
+                .product(name: "LifecycleCore", package: "ModuleLifecycle"),
+            ],
+            plugins: [.plugin(name: "GenerateSyntheticModules")]
+        ),
+
+        .executableTarget(
+            name: "lifecycle-bench",
+            dependencies: [
+                .target(name: "CAllocationCounter"),
+                .target(name: "SyntheticModules"),
+                .target(name: "GeneratedModules", condition: .when(traits: ["GeneratedModules"])),
+                .product(name: "LifecycleCore", package: "ModuleLifecycle"),
+                .product(name: "LifecycleProxy", package: "ModuleLifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+    ]
+)
+
+// Language settings, as in the root package.
+let upcomingFeatures: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+for target in package.targets where target.type != .plugin && target.name != "CAllocationCounter" {
+    target.swiftSettings = (target.swiftSettings ?? []) + upcomingFeatures
+}

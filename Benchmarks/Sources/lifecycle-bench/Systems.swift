@@ -1,0 +1,232 @@
+/// What a table groups together.
+enum Group: String, Codable, CaseIterable {
+    /// One void event delivered to N modules.
+    case event
+    /// One Bool event delivered to N modules, answers OR-combined.
+    case boolEvent
+    /// Building a proxy from a manifest of N module types.
+    case build
+    /// A whole lifecycle of N modules.
+    case lifecycle
+
+    var title: String {
+        switch self {
+        case .event: "One event (didBecomeActive) delivered to N modules: ns per module"
+        case .boolEvent: "One Bool event, OR-combined, delivered to N modules: ns per module"
+        case .build: "Building the proxy from N module types, ~1.9 dependencies each: ms per build"
+        case .lifecycle: "Whole lifecycle of N modules: ms per lifecycle"
+        }
+    }
+
+    /// Whether the table shows nanoseconds per module (dispatch) or milliseconds per repetition.
+    var perModule: Bool { self == .event || self == .boolEvent }
+}
+
+/// One measured system: a row of the tables and a line of the chart.
+struct System: Hashable {
+    let id: String
+    let label: String
+    let group: Group
+    /// Whether this row is the library under test (solid in the chart) rather than a baseline.
+    let isLibrary: Bool
+}
+
+extension System {
+    // MARK: One event
+
+    static let proxyEvent = System(
+        id: "proxy-async",
+        label: "DelegateProxy.deliver(.didBecomeActive), async (the library's only form)",
+        group: .event,
+        isLibrary: true
+    )
+    static let concreteLoop = System(
+        id: "concrete-loop",
+        label: "limit: index loop over [FinalClass], direct non-inlined call, borrowed",
+        group: .event,
+        isLibrary: false
+    )
+    static let retainingLoop = System(
+        id: "concrete-loop-retaining",
+        label: "plain index loop over [FinalClass] (retain + release per call)",
+        group: .event,
+        isLibrary: false
+    )
+    static let existentialLoop = System(
+        id: "existential-loop",
+        label: "index loop over [any SyncHooks], sync",
+        group: .event,
+        isLibrary: false
+    )
+    static let asyncLoop = System(
+        id: "async-loop",
+        label: "index loop over [any DidBecomeActive], awaited",
+        group: .event,
+        isLibrary: false
+    )
+    static let notificationCenter = System(
+        id: "notification-center",
+        label: "NotificationCenter.post, N block observers",
+        group: .event,
+        isLibrary: false
+    )
+    static let proxyEventGenerated = System(
+        id: "proxy-async-generated",
+        label: "DelegateProxy.deliver, generated non-generic types",
+        group: .event,
+        isLibrary: true
+    )
+    static let asyncLoopGenerated = System(
+        id: "async-loop-generated",
+        label: "awaited index loop, generated non-generic types",
+        group: .event,
+        isLibrary: false
+    )
+
+    // MARK: Bool event
+
+    static let proxyDidFinishLaunching = System(
+        id: "proxy-did-finish-launching",
+        label: "DelegateProxy.deliver(.didFinishLaunching)",
+        group: .boolEvent,
+        isLibrary: true
+    )
+    static let proxyOpenURL = System(
+        id: "proxy-open-url",
+        label: "DelegateProxy.open(url)",
+        group: .boolEvent,
+        isLibrary: true
+    )
+    static let proxyCustomBool = System(
+        id: "proxy-custom-bool",
+        label: "DelegateProxy.deliver(Ping()), custom Bool event",
+        group: .boolEvent,
+        isLibrary: true
+    )
+    static let concreteBoolLoop = System(
+        id: "concrete-bool-loop",
+        label: "limit: index loop over [FinalClass], OR",
+        group: .boolEvent,
+        isLibrary: false
+    )
+    static let existentialBoolLoop = System(
+        id: "existential-bool-loop",
+        label: "index loop over [any SyncHooks], OR",
+        group: .boolEvent,
+        isLibrary: false
+    )
+    static let asyncBoolLoop = System(
+        id: "async-bool-loop",
+        label: "index loop over [any DidFinishLaunching], awaited, OR",
+        group: .boolEvent,
+        isLibrary: false
+    )
+
+    // MARK: Build
+
+    static let buildNumbered = System(
+        id: "build-numbered",
+        label: "DelegateProxy(manifest:), generic types, all hooks",
+        group: .build,
+        isLibrary: true
+    )
+    static let buildLean = System(
+        id: "build-lean",
+        label: "DelegateProxy(manifest:), generic types, one hook",
+        group: .build,
+        isLibrary: true
+    )
+    static let buildGenerated = System(
+        id: "build-generated",
+        label: "DelegateProxy(manifest:), generated non-generic types, one hook",
+        group: .build,
+        isLibrary: true
+    )
+    static let namesLean = System(
+        id: "names-lean",
+        label: "String(reflecting:) of the N generic types (part of the build)",
+        group: .build,
+        isLibrary: false
+    )
+    static let namesGenerated = System(
+        id: "names-generated",
+        label: "String(reflecting:) of the N generated types (part of the build)",
+        group: .build,
+        isLibrary: false
+    )
+
+    // MARK: Lifecycle
+
+    static let hostLifecycle = System(
+        id: "host-lifecycle",
+        label: "ApplicationHost: launch (stages), background, foreground, terminate; default configuration",
+        group: .lifecycle,
+        isLibrary: true
+    )
+    static let hostLifecycleLean = System(
+        id: "host-lifecycle-lean",
+        label: "ApplicationHost, same; no time limits, no journal",
+        group: .lifecycle,
+        isLibrary: true
+    )
+    static let serviceGroup = System(
+        id: "service-group",
+        label: "ServiceGroup: run N services until all started, graceful shutdown",
+        group: .lifecycle,
+        isLibrary: false
+    )
+
+    /// Every system, in table order.
+    static let all: [System] = [
+        .proxyEvent, .concreteLoop, .retainingLoop, .existentialLoop, .asyncLoop, .notificationCenter,
+        .proxyEventGenerated,
+        .asyncLoopGenerated, .proxyDidFinishLaunching, .proxyOpenURL, .proxyCustomBool, .concreteBoolLoop,
+        .existentialBoolLoop, .asyncBoolLoop, .buildNumbered, .buildLean, .buildGenerated, .namesLean,
+        .namesGenerated, .hostLifecycle, .hostLifecycleLean, .serviceGroup,
+    ]
+}
+
+/// A ratio the tables show: one system's time over another's, from the minima and from the medians.
+struct Comparison {
+    let label: String
+    let numerator: System
+    let denominator: System
+
+    static let all: [Comparison] = [
+        Comparison(label: "proxy ÷ concrete-loop limit", numerator: .proxyEvent, denominator: .concreteLoop),
+        Comparison(label: "proxy ÷ hand-written async loop", numerator: .proxyEvent, denominator: .asyncLoop),
+        Comparison(label: "sync existential loop ÷ limit", numerator: .existentialLoop, denominator: .concreteLoop),
+        Comparison(label: "NotificationCenter ÷ proxy", numerator: .notificationCenter, denominator: .proxyEvent),
+        Comparison(
+            label: "NotificationCenter ÷ sync existential loop",
+            numerator: .notificationCenter,
+            denominator: .existentialLoop
+        ),
+        Comparison(
+            label: "proxy ÷ async loop, generated types",
+            numerator: .proxyEventGenerated,
+            denominator: .asyncLoopGenerated
+        ),
+        Comparison(
+            label: "didFinishLaunching ÷ async Bool loop",
+            numerator: .proxyDidFinishLaunching,
+            denominator: .asyncBoolLoop
+        ),
+        Comparison(label: "open-URL ÷ async Bool loop", numerator: .proxyOpenURL, denominator: .asyncBoolLoop),
+        Comparison(label: "custom Bool ÷ async Bool loop", numerator: .proxyCustomBool, denominator: .asyncBoolLoop),
+        Comparison(
+            label: "didFinishLaunching ÷ concrete limit",
+            numerator: .proxyDidFinishLaunching,
+            denominator: .concreteBoolLoop
+        ),
+        Comparison(label: "generic ÷ generated build", numerator: .buildLean, denominator: .buildGenerated),
+        Comparison(label: "naming share of the generic build", numerator: .namesLean, denominator: .buildLean),
+        Comparison(
+            label: "naming share of the generated build",
+            numerator: .namesGenerated,
+            denominator: .buildGenerated
+        ),
+        Comparison(label: "ServiceGroup ÷ host (default)", numerator: .serviceGroup, denominator: .hostLifecycle),
+        Comparison(label: "ServiceGroup ÷ host (lean)", numerator: .serviceGroup, denominator: .hostLifecycleLean),
+    ]
+}
