@@ -29,6 +29,31 @@ struct EdgeIsolatedHanger: LifecycleModule, FailurePolicyModule, WillFinishLaunc
     }
 }
 
+/// A host over `modules` whose hooks share one latch and script, timed on a virtual clock, configured by
+/// `configuration` (which receives that clock).
+func latchedHost(
+    _ modules: [any LifecycleModule.Type],
+    _ configuration: (VirtualClock) -> ApplicationHost.Configuration
+) throws -> (ApplicationHost, VirtualClock, Latch, Script) {
+    let clock = VirtualClock()
+    let latch = Latch()
+    let script = Script()
+    var options = LaunchOptions()
+    options[LatchKey.self] = latch
+    options[ScriptKey.self] = script
+    let host = try ApplicationHost(
+        manifest: ModuleManifest(name: "Tests", modules),
+        launchOptions: options,
+        configuration: configuration(clock)
+    )
+    return (host, clock, latch, script)
+}
+
+/// A latched host with a 1 s budget per hook under the `.fail` policy.
+func failHost(_ modules: [any LifecycleModule.Type]) throws -> (ApplicationHost, VirtualClock, Latch, Script) {
+    try latchedHost(modules) { .init(clock: $0, hookBudget: .seconds(1), timeoutPolicy: .fail) }
+}
+
 /// A host over staged modules that record into `log`, waiting for warm-up in launch or not.
 func stageHost(_ modules: [any LifecycleModule.Type], _ log: StageLog, waits: Bool) throws -> ApplicationHost {
     var options = LaunchOptions()
@@ -107,16 +132,7 @@ struct RegistrationWarmUpTests {
 
     @Test("Under .fail a launch-event timeout in catch-up takes the module out, and the message says why")
     func failTimeoutMessage() async throws {
-        let clock = VirtualClock()
-        let latch = Latch()
-        var options = LaunchOptions()
-        options[LatchKey.self] = latch
-        options[ScriptKey.self] = Script()
-        let host = try ApplicationHost(
-            manifest: ModuleManifest(name: "Tests", [High.self]),
-            launchOptions: options,
-            configuration: .init(clock: clock, hookBudget: .seconds(1), timeoutPolicy: .fail)
-        )
+        let (host, clock, latch, _) = try failHost([High.self])
         try await host.launch()
         let registering = Task { try await host.register(EdgeIsolatedHanger.self) }
         await latch.waitUntilEntered()
@@ -236,16 +252,9 @@ struct RegistrationFailureTests {
 
     @Test("A removal past terminateDeadline: removed all the same, and the host stays active")
     func removalDeadline() async throws {
-        let clock = VirtualClock()
-        let latch = Latch()
-        var options = LaunchOptions()
-        options[LatchKey.self] = latch
-        options[ScriptKey.self] = Script()
-        let host = try ApplicationHost(
-            manifest: ModuleManifest(name: "Tests", [Hanger.self, NormalA.self]),
-            launchOptions: options,
-            configuration: .init(clock: clock, terminateDeadline: .seconds(2))
-        )
+        let (host, clock, latch, _) = try latchedHost([Hanger.self, NormalA.self]) {
+            .init(clock: $0, terminateDeadline: .seconds(2))
+        }
         try await host.launch()
         let removing = Task { try await host.remove(Hanger.self) }
         await latch.waitUntilEntered()
@@ -315,21 +324,6 @@ struct EdgeResignHanger: LifecycleModule, WillResignActive, DidEnterBackground, 
 
 @Suite("Late registration: time limits", .timeLimit(.minutes(1)))
 struct RegistrationTimeLimitTests {
-    func failHost(_ modules: [any LifecycleModule.Type]) throws -> (ApplicationHost, VirtualClock, Latch, Script) {
-        let clock = VirtualClock()
-        let latch = Latch()
-        let script = Script()
-        var options = LaunchOptions()
-        options[LatchKey.self] = latch
-        options[ScriptKey.self] = script
-        let host = try ApplicationHost(
-            manifest: ModuleManifest(name: "Tests", modules),
-            launchOptions: options,
-            configuration: .init(clock: clock, hookBudget: .seconds(1), timeoutPolicy: .fail)
-        )
-        return (host, clock, latch, script)
-    }
-
     @Test("A .fail timeout after launch in catch-up (didBecomeActive) leaves the launched module in, degraded")
     func timeoutAfterLaunchKeepsModule() async throws {
         let (host, clock, latch, _) = try failHost([High.self])
