@@ -43,20 +43,20 @@ public final class DelegateProxy: Sendable {
     /// The id the next registered module receives.
     let nextID: Int
 
-    private let willFinishLaunching: Implementers<any WillFinishLaunching>
-    private let setup: Implementers<any SetupStage>
-    private let initialize: Implementers<any InitializeStage>
-    private let warmUp: Implementers<any WarmUpStage>
-    private let didFinishLaunching: Implementers<any DidFinishLaunching>
+    private let willFinishLaunching: Implementers<any WillFinishLaunching, any SyncWillFinishLaunching>
+    private let setup: Implementers<any SetupStage, any SyncSetupStage>
+    private let initialize: Implementers<any InitializeStage, any SyncInitializeStage>
+    private let warmUp: Implementers<any WarmUpStage, Never>
+    private let didFinishLaunching: Implementers<any DidFinishLaunching, any SyncDidFinishLaunching>
     /// Each participant's direct dependencies, by participant id.
     private let dependencyIndices: [Int: [Int]]
-    private let willEnterForeground: Implementers<any WillEnterForeground>
-    private let didBecomeActive: Implementers<any DidBecomeActive>
-    private let willResignActive: Implementers<any WillResignActive>
-    private let didEnterBackground: Implementers<any DidEnterBackground>
-    private let willTerminate: Implementers<any WillTerminate>
-    private let didReceiveMemoryWarning: Implementers<any DidReceiveMemoryWarning>
-    private let openURL: Implementers<any OpenURL>
+    private let willEnterForeground: Implementers<any WillEnterForeground, any SyncWillEnterForeground>
+    private let didBecomeActive: Implementers<any DidBecomeActive, any SyncDidBecomeActive>
+    private let willResignActive: Implementers<any WillResignActive, any SyncWillResignActive>
+    private let didEnterBackground: Implementers<any DidEnterBackground, any SyncDidEnterBackground>
+    private let willTerminate: Implementers<any WillTerminate, any SyncWillTerminate>
+    private let didReceiveMemoryWarning: Implementers<any DidReceiveMemoryWarning, any SyncDidReceiveMemoryWarning>
+    private let openURL: Implementers<any OpenURL, any SyncOpenURL>
     private let customRoutes: [ObjectIdentifier: any AnyCustomRoute]
     /// The module types with their own budgets, by participant id.
     private let budgeted: [Int: any TimeBudgetedModule.Type]
@@ -169,11 +169,26 @@ public final class DelegateProxy: Sendable {
         }
         self.policies = policies
         self.context = context
-        self.willFinishLaunching = Implementers(table, .forward) { $0 as? any WillFinishLaunching }
-        self.setup = Implementers(table, .forward) { $0 as? any SetupStage }
-        self.initialize = Implementers(table, .forward) { $0 as? any InitializeStage }
-        self.warmUp = Implementers(table, .forward) { $0 as? any WarmUpStage }
-        self.didFinishLaunching = Implementers(table, .forward) { $0 as? any DidFinishLaunching }
+        self.willFinishLaunching = Implementers(
+            table,
+            .forward,
+            sync: { $0 as? any SyncWillFinishLaunching },
+            cast: { $0 as? any WillFinishLaunching }
+        )
+        self.setup = Implementers(table, .forward, sync: { $0 as? any SyncSetupStage }, cast: { $0 as? any SetupStage })
+        self.initialize = Implementers(
+            table,
+            .forward,
+            sync: { $0 as? any SyncInitializeStage },
+            cast: { $0 as? any InitializeStage }
+        )
+        self.warmUp = Implementers(table, .forward, cast: { $0 as? any WarmUpStage })
+        self.didFinishLaunching = Implementers(
+            table,
+            .forward,
+            sync: { $0 as? any SyncDidFinishLaunching },
+            cast: { $0 as? any DidFinishLaunching }
+        )
         var idOfType: [ObjectIdentifier: Int] = [:]
         for slot in modules { idOfType[ObjectIdentifier(slot.entry.type)] = slot.participant.id }
         var dependencyIndices: [Int: [Int]] = [:]
@@ -184,13 +199,43 @@ public final class DelegateProxy: Sendable {
             }
         }
         self.dependencyIndices = dependencyIndices
-        self.willEnterForeground = Implementers(table, .forward) { $0 as? any WillEnterForeground }
-        self.didBecomeActive = Implementers(table, .forward) { $0 as? any DidBecomeActive }
-        self.willResignActive = Implementers(table, .reverse) { $0 as? any WillResignActive }
-        self.didEnterBackground = Implementers(table, .reverse) { $0 as? any DidEnterBackground }
-        self.willTerminate = Implementers(table, .reverse) { $0 as? any WillTerminate }
-        self.didReceiveMemoryWarning = Implementers(table, .forward) { $0 as? any DidReceiveMemoryWarning }
-        self.openURL = Implementers(table, .forward) { $0 as? any OpenURL }
+        self.willEnterForeground = Implementers(
+            table,
+            .forward,
+            sync: { $0 as? any SyncWillEnterForeground },
+            cast: { $0 as? any WillEnterForeground }
+        )
+        self.didBecomeActive = Implementers(
+            table,
+            .forward,
+            sync: { $0 as? any SyncDidBecomeActive },
+            cast: { $0 as? any DidBecomeActive }
+        )
+        self.willResignActive = Implementers(
+            table,
+            .reverse,
+            sync: { $0 as? any SyncWillResignActive },
+            cast: { $0 as? any WillResignActive }
+        )
+        self.didEnterBackground = Implementers(
+            table,
+            .reverse,
+            sync: { $0 as? any SyncDidEnterBackground },
+            cast: { $0 as? any DidEnterBackground }
+        )
+        self.willTerminate = Implementers(
+            table,
+            .reverse,
+            sync: { $0 as? any SyncWillTerminate },
+            cast: { $0 as? any WillTerminate }
+        )
+        self.didReceiveMemoryWarning = Implementers(
+            table,
+            .forward,
+            sync: { $0 as? any SyncDidReceiveMemoryWarning },
+            cast: { $0 as? any DidReceiveMemoryWarning }
+        )
+        self.openURL = Implementers(table, .forward, sync: { $0 as? any SyncOpenURL }, cast: { $0 as? any OpenURL })
 
         var routes = CustomRouteTable()
         for (participant, instance) in table {
@@ -259,7 +304,14 @@ public final class DelegateProxy: Sendable {
         supervisor: (any DeliverySupervisor)?
     ) async -> EventOutcome<Bool> {
         let context = self.context
-        return await openURL.fanOut(.openURL, scope: .all, observer: observer, from: start, supervisor: supervisor) {
+        return await openURL.fanOut(
+            .openURL,
+            scope: .all,
+            observer: observer,
+            from: start,
+            supervisor: supervisor,
+            sync: { try $0.open(url, context: context) }
+        ) {
             try await $0.open(url, context: context)
         }
     }
@@ -373,25 +425,52 @@ extension DelegateProxy: LifecycleDispatcher {
                 scope: scope,
                 observer: observer,
                 from: start,
-                supervisor: supervisor
+                supervisor: supervisor,
+                sync: { try $0.willFinishLaunching(context) }
             ) {
                 try await $0.willFinishLaunching(context)
             }
         case .builtin(.setup):
-            return await setup.fanOut(event, scope: scope, observer: observer, from: start, supervisor: supervisor) {
+            return await setup.fanOut(
+                event,
+                scope: scope,
+                observer: observer,
+                from: start,
+                supervisor: supervisor,
+                sync: {
+                    try $0.setUp(context)
+                    return false
+                }
+            ) {
                 try await $0.setUp(context)
                 return false
             }
         case .builtin(.initialize):
-            return await initialize.fanOut(event, scope: scope, observer: observer, from: start, supervisor: supervisor)
-            {
+            return await initialize.fanOut(
+                event,
+                scope: scope,
+                observer: observer,
+                from: start,
+                supervisor: supervisor,
+                sync: {
+                    try $0.initialize(context)
+                    return false
+                }
+            ) {
                 try await $0.initialize(context)
                 return false
             }
         case .builtin(.warmUp):
             // Warm-up is concurrent: the host schedules `warmUpCall(at:)` itself. Delivered here (in order)
             // only through the SPI, for tests and benchmarks.
-            return await warmUp.fanOut(event, scope: scope, observer: observer, from: start, supervisor: supervisor) {
+            return await warmUp.fanOut(
+                event,
+                scope: scope,
+                observer: observer,
+                from: start,
+                supervisor: supervisor,
+                sync: Never.noSyncHook
+            ) {
                 try await $0.warmUp(context)
                 return false
             }
@@ -401,7 +480,8 @@ extension DelegateProxy: LifecycleDispatcher {
                 scope: scope,
                 observer: observer,
                 from: start,
-                supervisor: supervisor
+                supervisor: supervisor,
+                sync: { try $0.didFinishLaunching(context) }
             ) {
                 try await $0.didFinishLaunching(context)
             }
@@ -411,7 +491,11 @@ extension DelegateProxy: LifecycleDispatcher {
                 scope: scope,
                 observer: observer,
                 from: start,
-                supervisor: supervisor
+                supervisor: supervisor,
+                sync: {
+                    try $0.willEnterForeground(context)
+                    return false
+                }
             ) {
                 try await $0.willEnterForeground(context)
                 return false
@@ -422,7 +506,11 @@ extension DelegateProxy: LifecycleDispatcher {
                 scope: scope,
                 observer: observer,
                 from: start,
-                supervisor: supervisor
+                supervisor: supervisor,
+                sync: {
+                    try $0.didBecomeActive(context)
+                    return false
+                }
             ) {
                 try await $0.didBecomeActive(context)
                 return false
@@ -433,7 +521,11 @@ extension DelegateProxy: LifecycleDispatcher {
                 scope: scope,
                 observer: observer,
                 from: start,
-                supervisor: supervisor
+                supervisor: supervisor,
+                sync: {
+                    try $0.willResignActive(context)
+                    return false
+                }
             ) {
                 try await $0.willResignActive(context)
                 return false
@@ -444,7 +536,11 @@ extension DelegateProxy: LifecycleDispatcher {
                 scope: scope,
                 observer: observer,
                 from: start,
-                supervisor: supervisor
+                supervisor: supervisor,
+                sync: {
+                    try $0.didEnterBackground(context)
+                    return false
+                }
             ) {
                 try await $0.didEnterBackground(context)
                 return false
@@ -455,7 +551,11 @@ extension DelegateProxy: LifecycleDispatcher {
                 scope: scope,
                 observer: observer,
                 from: start,
-                supervisor: supervisor
+                supervisor: supervisor,
+                sync: {
+                    try $0.willTerminate(context)
+                    return false
+                }
             ) {
                 try await $0.willTerminate(context)
                 return false
@@ -466,7 +566,11 @@ extension DelegateProxy: LifecycleDispatcher {
                 scope: scope,
                 observer: observer,
                 from: start,
-                supervisor: supervisor
+                supervisor: supervisor,
+                sync: {
+                    try $0.didReceiveMemoryWarning(context)
+                    return false
+                }
             ) {
                 try await $0.didReceiveMemoryWarning(context)
                 return false

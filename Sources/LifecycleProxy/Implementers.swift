@@ -1,36 +1,81 @@
 import LifecycleCore
 
 /// The participants that implement one event, in delivery order, with their hooks typed by the event's
-/// capability protocol. Built once; read-only afterwards.
-struct Implementers<Hook: Sendable>: Sendable {
-    let hooks: [Hook]
-    let participants: [Participant]
+/// capability protocols: `SyncHook` for participants that adopted the synchronous form, `Hook` for the
+/// others. Built once; read-only afterwards.
+///
+/// Delivery order is one list, `participants`; `runs` cuts it into stretches of one form, so a fan-out
+/// walks each stretch as a plain index loop over one hook array, calling synchronous hooks without an
+/// `await`.
+struct Implementers<Hook: Sendable, SyncHook: Sendable>: Sendable {
+    /// Consecutive implementers of one form: delivery positions `positions`, whose hooks start at `base`
+    /// in `syncHooks` or `hooks`.
+    struct Run: Sendable {
+        let isSync: Bool
+        let positions: Range<Int>
+        let base: Int
+    }
 
-    /// Picks from `table` the participants whose instance `cast` accepts, in `direction` order.
+    /// Every implementer, in delivery order.
+    let participants: [Participant]
+    /// The asynchronous implementers' hooks, in delivery order.
+    let hooks: [Hook]
+    /// The synchronous implementers' hooks, in delivery order.
+    let syncHooks: [SyncHook]
+    /// `participants`, cut into stretches of one form.
+    let runs: [Run]
+
+    /// Picks from `table` the participants that implement the event, in `direction` order: a participant
+    /// that `syncCast` accepts is called synchronously, else one that `cast` accepts asynchronously.
     init(
         _ table: [(participant: Participant, instance: any Sendable)],
         _ direction: DeliveryDirection,
+        sync syncCast: (any Sendable) -> SyncHook?,
         cast: (any Sendable) -> Hook?
     ) {
-        var hooks: [Hook] = []
         var participants: [Participant] = []
-        for (participant, instance) in table {
-            guard let hook = cast(instance) else { continue }
-            hooks.append(hook)
+        var hooks: [Hook] = []
+        var syncHooks: [SyncHook] = []
+        var runs: [Run] = []
+        let order = direction == .forward ? Array(table.indices) : table.indices.reversed()
+        for index in order {
+            let (participant, instance) = table[index]
+            let isSync: Bool
+            if let hook = syncCast(instance) {
+                syncHooks.append(hook)
+                isSync = true
+            } else if let hook = cast(instance) {
+                hooks.append(hook)
+                isSync = false
+            } else {
+                continue
+            }
+            let position = participants.count
             participants.append(participant)
+            if let last = runs.last, last.isSync == isSync {
+                runs[runs.count - 1] = Run(
+                    isSync: isSync,
+                    positions: last.positions.lowerBound..<position + 1,
+                    base: last.base
+                )
+            } else {
+                runs.append(
+                    Run(
+                        isSync: isSync,
+                        positions: position..<position + 1,
+                        base: (isSync ? syncHooks.count : hooks.count) - 1
+                    )
+                )
+            }
         }
-        if direction == .reverse {
-            hooks.reverse()
-            participants.reverse()
-        }
-        self.hooks = hooks
         self.participants = participants
+        self.hooks = hooks
+        self.syncHooks = syncHooks
+        self.runs = runs
     }
 
-    /// Calls `call` on every implementer in order and OR-combines the answers.
-    ///
-    /// The common case — every implementer, nobody observing — is a plain index loop over the hook array:
-    /// each element is borrowed in place, and nothing is allocated unless a hook throws.
+    /// Calls every implementer in order — `syncCall` for synchronous ones, `call` for the others — and
+    /// OR-combines the answers.
     @inline(__always)
     func fanOut(
         _ event: LifecycleEvent,
@@ -38,70 +83,163 @@ struct Implementers<Hook: Sendable>: Sendable {
         observer: DeliveryObserver?,
         from start: Int = 0,
         supervisor: (any DeliverySupervisor)? = nil,
+        sync syncCall: (SyncHook) throws -> Bool,
         _ call: (Hook) async throws -> Bool
     ) async -> EventOutcome<Bool> {
+        var tally = Tally()
+        if case .all = scope, observer == nil, supervisor == nil, start == 0 {
+            await fanOutToAll(event, &tally, sync: syncCall, call)
+        } else {
+            await fanOutWatched(event, &tally, scope, observer, start, supervisor, sync: syncCall, call)
+        }
+        let result: Bool
+        switch event.resultRule {
+        case .anyTrue(let whenUnanswered): result = tally.answered ? tally.combined : whenUnanswered
+        case .none, .custom: result = false
+        }
+        return EventOutcome(event: event, result: result, failures: tally.failures, delivered: tally.delivered)
+    }
+
+    /// What a fan-out has gathered so far.
+    struct Tally {
         var combined = false
         var answered = false
         var failures: [HookFailure] = []
         var delivered = 0
-        if case .all = scope, observer == nil, supervisor == nil, start == 0 {
-            for index in hooks.indices {
-                do {
-                    let answer = try await call(hooks[index])
-                    combined = combined || answer
-                    answered = true
-                } catch {
-                    failures.append(HookFailure(participant: participants[index], event: event, error: error))
+    }
+
+    /// The common case — every implementer, nobody observing: each run is a plain index loop over its hook
+    /// array. Each element is borrowed in place, and nothing is allocated unless a hook throws.
+    @inline(__always)
+    private func fanOutToAll(
+        _ event: LifecycleEvent,
+        _ tally: inout Tally,
+        sync syncCall: (SyncHook) throws -> Bool,
+        _ call: (Hook) async throws -> Bool
+    ) async {
+        var combined = false
+        var answered = false
+        for run in runs {
+            let offset = run.base - run.positions.lowerBound
+            if run.isSync {
+                let (runCombined, runAnswered) = callSynchronously(run, event, &tally.failures, syncCall)
+                combined = combined || runCombined
+                answered = answered || runAnswered
+            } else {
+                for position in run.positions {
+                    do {
+                        combined = try await call(hooks[position + offset]) || combined
+                        answered = true
+                    } catch {
+                        tally.failures.append(
+                            HookFailure(participant: participants[position], event: event, error: error)
+                        )
+                    }
                 }
             }
-            delivered = hooks.count
-        } else {
-            for index in hooks.indices.dropFirst(start) {
-                if case .only(let allowed) = scope, !allowed.contains(participants[index].id) { continue }
-                if let supervisor, !supervisor.willCall(index) { break }
-                let start = observer == nil ? nil : ContinuousClock.now
+        }
+        tally.combined = combined
+        tally.answered = answered
+        tally.delivered = participants.count
+    }
+
+    /// Calls one run of synchronous hooks, in a synchronous function: there, unlike in an `async` one,
+    /// Swift 6.3 borrows each existential in place instead of copying it out of the array.
+    ///
+    /// - Returns: The OR of the answers, and whether any hook answered rather than threw.
+    @inline(never)
+    private func callSynchronously(
+        _ run: Run,
+        _ event: LifecycleEvent,
+        _ failures: inout [HookFailure],
+        _ syncCall: (SyncHook) throws -> Bool
+    ) -> (combined: Bool, answered: Bool) {
+        var combined = false
+        var answered = false
+        for index in run.base..<run.base + run.positions.count {
+            do {
+                combined = try syncCall(syncHooks[index]) || combined
+                answered = true
+            } catch {
+                let participant = participants[run.positions.lowerBound + index - run.base]
+                failures.append(HookFailure(participant: participant, event: event, error: error))
+            }
+        }
+        return (combined, answered)
+    }
+
+    /// Every other case: a scope, an observer timing each call, a supervisor enforcing time limits, or a
+    /// delivery resumed after a timeout.
+    private func fanOutWatched(
+        _ event: LifecycleEvent,
+        _ tally: inout Tally,
+        _ scope: DeliveryScope,
+        _ observer: DeliveryObserver?,
+        _ start: Int,
+        _ supervisor: (any DeliverySupervisor)?,
+        sync syncCall: (SyncHook) throws -> Bool,
+        _ call: (Hook) async throws -> Bool
+    ) async {
+        walk: for run in runs where run.positions.upperBound > start {
+            let offset = run.base - run.positions.lowerBound
+            for position in run.positions where position >= start {
+                let participant = participants[position]
+                if case .only(let allowed) = scope, !allowed.contains(participant.id) { continue }
+                if let supervisor, !supervisor.willCall(position) { break walk }
+                let began = observer == nil ? nil : ContinuousClock.now
                 var answer: Bool?
                 var failure: (any Error)?
                 do {
-                    answer = try await call(hooks[index])
+                    if run.isSync {
+                        answer = try syncCall(syncHooks[position + offset])
+                    } else {
+                        answer = try await call(hooks[position + offset])
+                    }
                 } catch {
                     failure = error
                 }
                 // A hook abandoned on a timeout reports nothing when it finally returns.
-                if let supervisor, !supervisor.didCall(index, answer: answer, failure: failure) { break }
-                delivered += 1
+                if let supervisor, !supervisor.didCall(position, answer: answer, failure: failure) { break walk }
+                tally.delivered += 1
                 if let answer {
-                    combined = combined || answer
-                    answered = true
+                    tally.combined = tally.combined || answer
+                    tally.answered = true
                 }
                 if let failure {
-                    failures.append(HookFailure(participant: participants[index], event: event, error: failure))
+                    tally.failures.append(HookFailure(participant: participant, event: event, error: failure))
                 }
-                if let start, let observer {
-                    let hasResult = event.resultRule != .none
+                if let began, let observer {
                     observer(
                         DeliveryRecord(
                             event: event,
-                            participant: participants[index],
-                            start: start,
-                            duration: start.duration(to: .now),
-                            result: hasResult ? answer : nil,
+                            participant: participant,
+                            start: began,
+                            duration: began.duration(to: .now),
+                            result: event.resultRule != .none ? answer : nil,
                             error: failure
                         )
                     )
                 }
-                if failure != nil, case .untilFailureOf(let stoppers) = scope,
-                    stoppers.contains(participants[index].id)
-                {
-                    break
+                if failure != nil, case .untilFailureOf(let stoppers) = scope, stoppers.contains(participant.id) {
+                    break walk
                 }
             }
         }
-        let result: Bool
-        switch event.resultRule {
-        case .anyTrue(let whenUnanswered): result = answered ? combined : whenUnanswered
-        case .none, .custom: result = false
-        }
-        return EventOutcome(event: event, result: result, failures: failures, delivered: delivered)
     }
+}
+
+extension Implementers where SyncHook == Never {
+    /// Implementers of an event that has no synchronous form.
+    init(
+        _ table: [(participant: Participant, instance: any Sendable)],
+        _ direction: DeliveryDirection,
+        cast: (any Sendable) -> Hook?
+    ) {
+        self.init(table, direction, sync: { _ in nil }, cast: cast)
+    }
+}
+
+extension Never {
+    /// The synchronous call of an event that has no synchronous form: there is no hook to call.
+    static func noSyncHook(_ hook: Never) -> Bool {}
 }

@@ -59,6 +59,25 @@ struct CacheModule: LifecycleModule, DidReceiveMemoryWarning {
 }
 // README: end
 
+// README: synchronous hooks
+final class RequestCounterModule: LifecycleModule, SyncDidBecomeActive, SyncWillResignActive, DidEnterBackground {
+    static let priority: ModulePriority = .normal
+    let counters = Mutex<(active: Bool, flushed: Int)>((false, 0))
+
+    init(context: LifecycleContext) {}
+
+    // Synchronous forms: called directly, without an `await`.
+    func didBecomeActive(_ context: LifecycleContext) { counters.withLock { $0.active = true } }
+    func willResignActive(_ context: LifecycleContext) { counters.withLock { $0.active = false } }
+
+    // An asynchronous hook in the same module: each event picks its own form.
+    func didEnterBackground(_ context: LifecycleContext) async throws {
+        try await Task.sleep(for: .milliseconds(1))  // stands for flushing to a remote store
+        counters.withLock { $0.flushed += 1 }
+    }
+}
+// README: end
+
 // README: environment gating
 struct DebugMenuModule: LifecycleModule, EnvironmentGatedModule {
     static let priority: ModulePriority = .low
@@ -97,6 +116,21 @@ struct ModulesGuideTests {
         try await host.receiveMemoryWarning()
         try await host.waitUntilIdle()
         #expect(store.reasons == ["SIGHUP", "cache purged"])
+    }
+
+    @Test("A module mixes synchronous and asynchronous hooks; each is delivered in its event")
+    func synchronousHooks() async throws {
+        let host = try ApplicationHost(
+            manifest: ModuleManifest([RequestCounterModule.self]),
+            launchOptions: LaunchOptions()
+        )
+        try await host.launch()
+        let module = try #require(host.plan(for: .didBecomeActive).first)
+        #expect(module.name.hasSuffix("RequestCounterModule"))
+        #expect(host.plan(for: .willResignActive) == [module])
+        #expect(host.plan(for: .didEnterBackground) == [module])
+        try await host.enterBackground()
+        #expect(host.state == .background)
     }
 
     @Test("The error-handling example reports each failure")

@@ -88,6 +88,6 @@ struct SnippetTests {
                 checked += 1
             }
         }
-        #expect(checked >= 12, "README (3), Docs/Modules.md (6) and the DocC articles (3) have blocks")
+        #expect(checked >= 13, "README (3), Docs/Modules.md (7) and the DocC articles (3) have blocks")
     }
 }

@@ -73,6 +73,57 @@ public struct Numbered<Number: TypeNumber>: LifecycleModule, DependentModule, Wi
     }
 }
 
+/// Synthetic module number `Number.value` that adopts the synchronous form of every event that has one
+/// (warm-up stays asynchronous: it has none). Otherwise the twin of ``Numbered``: same hooks, same work,
+/// same priorities and dependency graph, over `SyncNumbered` types.
+public struct SyncNumbered<Number: TypeNumber>: LifecycleModule, DependentModule, SyncWillFinishLaunching,
+    SyncSetupStage, SyncInitializeStage, WarmUpStage, SyncDidFinishLaunching, SyncDidBecomeActive,
+    SyncWillEnterForeground, SyncWillResignActive, SyncDidEnterBackground, SyncWillTerminate, SyncOpenURL
+{
+    public static var priority: ModulePriority { SyntheticGraph.priority(of: Number.value) }
+
+    public static var dependencies: [any LifecycleModule.Type] {
+        SyntheticGraph.dependencies(of: Number.value).map { SyntheticCatalog.syncNumbered[$0] }
+    }
+
+    let vote: Bool
+
+    public init(context: LifecycleContext) {
+        vote = SyntheticGraph.vote(of: Number.value)
+    }
+
+    public func willFinishLaunching(_ context: LifecycleContext) -> Bool {
+        HookTally.tick()
+        return vote
+    }
+
+    public func setUp(_ context: LifecycleContext) { HookTally.tick() }
+
+    public func initialize(_ context: LifecycleContext) { HookTally.tick() }
+
+    public func warmUp(_ context: LifecycleContext) { HookTally.tick() }
+
+    public func didFinishLaunching(_ context: LifecycleContext) -> Bool {
+        HookTally.tick()
+        return vote
+    }
+
+    public func didBecomeActive(_ context: LifecycleContext) { HookTally.tick() }
+
+    public func willEnterForeground(_ context: LifecycleContext) { HookTally.tick() }
+
+    public func willResignActive(_ context: LifecycleContext) { HookTally.tick() }
+
+    public func didEnterBackground(_ context: LifecycleContext) { HookTally.tick() }
+
+    public func willTerminate(_ context: LifecycleContext) { HookTally.tick() }
+
+    public func open(_ url: URL, context: LifecycleContext) -> Bool {
+        HookTally.tick()
+        return vote
+    }
+}
+
 /// Synthetic module number `Number.value` with the generated modules' shape: one hook,
 /// `didBecomeActive`. The generic twin of `GeneratedModules.Module00042` and the like, for comparing the
 /// cost of building a proxy from generic and from non-generic types of the same shape.
@@ -95,6 +146,11 @@ public enum SyntheticCatalog {
         numberedType(typeNumber($0))
     }
 
+    /// `SyncNumbered` module types 0 ..< ``SyntheticGraph/maximumCount``.
+    public static let syncNumbered: [any LifecycleModule.Type] = (0..<SyntheticGraph.maximumCount).map {
+        syncNumberedType(typeNumber($0))
+    }
+
     /// `LeanNumbered` module types 0 ..< ``SyntheticGraph/maximumCount``.
     public static let lean: [any LifecycleModule.Type] = (0..<SyntheticGraph.maximumCount).map {
         leanType(typeNumber($0))
@@ -102,6 +158,10 @@ public enum SyntheticCatalog {
 
     private static func numberedType<Number: TypeNumber>(_: Number.Type) -> any LifecycleModule.Type {
         Numbered<Number>.self
+    }
+
+    private static func syncNumberedType<Number: TypeNumber>(_: Number.Type) -> any LifecycleModule.Type {
+        SyncNumbered<Number>.self
     }
 
     private static func leanType<Number: TypeNumber>(_: Number.Type) -> any LifecycleModule.Type {

@@ -15,6 +15,8 @@ struct Fixture {
     let count: Int
     let context = LifecycleContext()
     let proxy: DelegateProxy
+    /// The same graph over ``SyncNumbered`` modules, whose hooks are synchronous.
+    let syncProxy: DelegateProxy
     /// The limit's participants; ``borrowed`` refers to them without reference counting.
     let concrete: [ConcreteParticipant]
     let borrowed: [Unmanaged<ConcreteParticipant>]
@@ -31,6 +33,9 @@ struct Fixture {
         let types = Array(SyntheticCatalog.numbered.prefix(count))
         do {
             proxy = try DelegateProxy(manifest: ModuleManifest(name: "Numbered", types))
+            syncProxy = try DelegateProxy(
+                manifest: ModuleManifest(name: "SyncNumbered", Array(SyntheticCatalog.syncNumbered.prefix(count)))
+            )
         } catch {
             fatalError("the synthetic manifest of \(count) modules does not build: \(error)")
         }
@@ -92,6 +97,7 @@ func makeCases(_ fixture: Fixture, includeGenerated: Bool, only: [String]) -> [B
 private func eventCases(_ fixture: Fixture) -> [BenchCase] {
     let n = fixture.count
     let proxy = fixture.proxy
+    let syncProxy = fixture.syncProxy
     let context = fixture.context
     let concrete = fixture.concrete
     let borrowed = fixture.borrowed
@@ -102,6 +108,11 @@ private func eventCases(_ fixture: Fixture) -> [BenchCase] {
         BenchCase(system: .proxyEvent, modules: n, expectedTicks: n) { meter, iterations in
             meter.begin()
             for _ in 0..<iterations { _ = await proxy.deliver(.didBecomeActive) }
+            meter.end()
+        },
+        BenchCase(system: .proxySyncEvent, modules: n, expectedTicks: n) { meter, iterations in
+            meter.begin()
+            for _ in 0..<iterations { _ = await syncProxy.deliver(.didBecomeActive) }
             meter.end()
         },
         BenchCase(system: .concreteLoop, modules: n, expectedTicks: n) { meter, iterations in
@@ -135,6 +146,7 @@ private func eventCases(_ fixture: Fixture) -> [BenchCase] {
 private func boolCases(_ fixture: Fixture) -> [BenchCase] {
     let n = fixture.count
     let proxy = fixture.proxy
+    let syncProxy = fixture.syncProxy
     let context = fixture.context
     let borrowed = fixture.borrowed
     let syncHooks = fixture.syncHooks
@@ -154,6 +166,18 @@ private func boolCases(_ fixture: Fixture) -> [BenchCase] {
         BenchCase(system: .proxyOpenURL, modules: n, expectedTicks: n) { meter, iterations in
             meter.begin()
             for _ in 0..<iterations { check(await proxy.open(url).result, .proxyOpenURL) }
+            meter.end()
+        },
+        BenchCase(system: .proxySyncDidFinishLaunching, modules: n, expectedTicks: n) { meter, iterations in
+            meter.begin()
+            for _ in 0..<iterations {
+                check(await syncProxy.deliver(.didFinishLaunching).result, .proxySyncDidFinishLaunching)
+            }
+            meter.end()
+        },
+        BenchCase(system: .proxySyncOpenURL, modules: n, expectedTicks: n) { meter, iterations in
+            meter.begin()
+            for _ in 0..<iterations { check(await syncProxy.open(url).result, .proxySyncOpenURL) }
             meter.end()
         },
         BenchCase(system: .proxyCustomBool, modules: n, expectedTicks: n) { meter, iterations in
@@ -266,6 +290,8 @@ private func generatedEventCases(_ n: Int) -> [BenchCase] {
     let context = LifecycleContext()
     let types = Array(generatedModuleTypes.prefix(n))
     let proxy: DelegateProxy
+    /// The same graph over ``SyncNumbered`` modules, whose hooks are synchronous.
+    let syncProxy: DelegateProxy
     do {
         proxy = try DelegateProxy(manifest: ModuleManifest(name: "Generated", types))
     } catch {

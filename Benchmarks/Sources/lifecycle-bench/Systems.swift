@@ -36,7 +36,13 @@ extension System {
 
     static let proxyEvent = System(
         id: "proxy-async",
-        label: "DelegateProxy.deliver(.didBecomeActive), async (the library's only form)",
+        label: "DelegateProxy.deliver(.didBecomeActive), async hooks (DidBecomeActive)",
+        group: .event,
+        isLibrary: true
+    )
+    static let proxySyncEvent = System(
+        id: "proxy-sync",
+        label: "DelegateProxy.deliver(.didBecomeActive), sync hooks (SyncDidBecomeActive)",
         group: .event,
         isLibrary: true
     )
@@ -94,6 +100,18 @@ extension System {
     static let proxyOpenURL = System(
         id: "proxy-open-url",
         label: "DelegateProxy.open(url)",
+        group: .boolEvent,
+        isLibrary: true
+    )
+    static let proxySyncDidFinishLaunching = System(
+        id: "proxy-sync-did-finish-launching",
+        label: "DelegateProxy.deliver(.didFinishLaunching), sync hooks",
+        group: .boolEvent,
+        isLibrary: true
+    )
+    static let proxySyncOpenURL = System(
+        id: "proxy-sync-open-url",
+        label: "DelegateProxy.open(url), sync hooks",
         group: .boolEvent,
         isLibrary: true
     )
@@ -178,9 +196,10 @@ extension System {
 
     /// Every system, in table order.
     static let all: [System] = [
-        .proxyEvent, .concreteLoop, .retainingLoop, .existentialLoop, .asyncLoop, .notificationCenter,
+        .proxyEvent, .proxySyncEvent, .concreteLoop, .retainingLoop, .existentialLoop, .asyncLoop, .notificationCenter,
         .proxyEventGenerated,
-        .asyncLoopGenerated, .proxyDidFinishLaunching, .proxyOpenURL, .proxyCustomBool, .concreteBoolLoop,
+        .asyncLoopGenerated, .proxyDidFinishLaunching, .proxyOpenURL, .proxySyncDidFinishLaunching,
+        .proxySyncOpenURL, .proxyCustomBool, .concreteBoolLoop,
         .existentialBoolLoop, .asyncBoolLoop, .buildNumbered, .buildLean, .buildGenerated, .namesLean,
         .namesGenerated, .hostLifecycle, .hostLifecycleLean, .serviceGroup,
     ]
@@ -193,10 +212,21 @@ struct Comparison {
     let denominator: System
 
     static let all: [Comparison] = [
-        Comparison(label: "proxy ÷ concrete-loop limit", numerator: .proxyEvent, denominator: .concreteLoop),
-        Comparison(label: "proxy ÷ hand-written async loop", numerator: .proxyEvent, denominator: .asyncLoop),
+        Comparison(label: "sync proxy ÷ concrete-loop limit", numerator: .proxySyncEvent, denominator: .concreteLoop),
+        Comparison(
+            label: "sync proxy ÷ hand-written sync existential loop",
+            numerator: .proxySyncEvent,
+            denominator: .existentialLoop
+        ),
+        Comparison(label: "async proxy ÷ concrete-loop limit", numerator: .proxyEvent, denominator: .concreteLoop),
+        Comparison(label: "async proxy ÷ hand-written async loop", numerator: .proxyEvent, denominator: .asyncLoop),
         Comparison(label: "sync existential loop ÷ limit", numerator: .existentialLoop, denominator: .concreteLoop),
-        Comparison(label: "NotificationCenter ÷ proxy", numerator: .notificationCenter, denominator: .proxyEvent),
+        Comparison(
+            label: "NotificationCenter ÷ sync proxy",
+            numerator: .notificationCenter,
+            denominator: .proxySyncEvent
+        ),
+        Comparison(label: "NotificationCenter ÷ async proxy", numerator: .notificationCenter, denominator: .proxyEvent),
         Comparison(
             label: "NotificationCenter ÷ sync existential loop",
             numerator: .notificationCenter,
@@ -213,6 +243,16 @@ struct Comparison {
             denominator: .asyncBoolLoop
         ),
         Comparison(label: "open-URL ÷ async Bool loop", numerator: .proxyOpenURL, denominator: .asyncBoolLoop),
+        Comparison(
+            label: "sync didFinishLaunching ÷ concrete limit",
+            numerator: .proxySyncDidFinishLaunching,
+            denominator: .concreteBoolLoop
+        ),
+        Comparison(
+            label: "sync open-URL ÷ concrete limit",
+            numerator: .proxySyncOpenURL,
+            denominator: .concreteBoolLoop
+        ),
         Comparison(label: "custom Bool ÷ async Bool loop", numerator: .proxyCustomBool, denominator: .asyncBoolLoop),
         Comparison(
             label: "didFinishLaunching ÷ concrete limit",

@@ -5,19 +5,16 @@ func evaluateTargets(_ table: ResultTable) -> [TargetCheck] {
     var checks: [TargetCheck] = []
     let sizes = table.sizes
 
-    // 1. A synchronous fan-out does not exist: every hook is `async throws`, so the proxy's only form is
-    //    async. It is judged against the concrete-loop limit as asked, and the sync existential loop shows
-    //    what a synchronous form would start from.
-    if let proxy = table.ratio(.proxyEvent, .concreteLoop, 1_000),
-        let sync = table.ratio(.existentialLoop, .concreteLoop, 1_000)
-    {
+    // 1. The synchronous form (`SyncDidBecomeActive`) against the physical limit.
+    if let proxy = table.ratio(.proxySyncEvent, .concreteLoop, 1_000) {
+        let loop = table.ratio(.existentialLoop, .concreteLoop, 1_000).map {
+            "; a hand-written sync existential index loop is \(significant($0.min))×"
+        }
         checks.append(
             TargetCheck(
                 name: "sync fan-out vs limit, N=1,000",
                 requirement: "≤ 3× the concrete loop (min)",
-                measured: "no sync form exists; the async proxy is \(significant(proxy.min))× "
-                    + "(median \(significant(proxy.median))×); a hand-written sync existential loop is "
-                    + "\(significant(sync.min))×",
+                measured: "\(significant(proxy.min))× (median \(significant(proxy.median))×)\(loop ?? "")",
                 met: proxy.min <= 3
             )
         )
@@ -40,20 +37,31 @@ func evaluateTargets(_ table: ResultTable) -> [TargetCheck] {
         checks.append(notMeasured("async fan-out vs hand-written async loop, N=1,000", "≤ 1.25× (min)"))
     }
 
-    // 3. NotificationCenter, at every N.
-    let speedups = sizes.compactMap { n in table.ratio(.notificationCenter, .proxyEvent, n).map { (n, $0.min) } }
-    let syncSpeedups = sizes.compactMap { n in
-        table.ratio(.notificationCenter, .existentialLoop, n).map { (n, $0.min) }
+    // 3. NotificationCenter, at every N, for both forms.
+    func speedups(over proxy: System) -> [(Int, Double)] {
+        sizes.compactMap { n in table.ratio(.notificationCenter, proxy, n).map { (n, $0.min) } }
+    }
+    let syncSpeedups = speedups(over: .proxySyncEvent)
+    let asyncSpeedups = speedups(over: .proxyEvent)
+    func listed(_ ratios: [(Int, Double)]) -> String {
+        ratios.map { "N=\(grouped($0.0)) \(significant($0.1))×" }.joined(separator: ", ")
     }
     checks.append(
         TargetCheck(
-            name: "fan-out vs NotificationCenter.post, every N",
+            name: "sync fan-out vs NotificationCenter.post, every N",
             requirement: "≥ 20× faster (min)",
-            measured: "async proxy: "
-                + speedups.map { "N=\(grouped($0.0)) \(significant($0.1))×" }.joined(separator: ", ")
-                + "; sync existential loop (no library form): "
-                + syncSpeedups.map { "N=\(grouped($0.0)) \(significant($0.1))×" }.joined(separator: ", "),
-            met: speedups.isEmpty ? nil : speedups.allSatisfy { $0.1 >= 20 }
+            measured: listed(syncSpeedups),
+            met: syncSpeedups.isEmpty ? nil : syncSpeedups.allSatisfy { $0.1 >= 20 }
+        )
+    )
+    checks.append(
+        TargetCheck(
+            name: "async fan-out vs NotificationCenter.post, every N",
+            requirement: "≥ 20× faster (min)",
+            measured: listed(asyncSpeedups)
+                + "; bounded by the awaited call itself: the hand-written async loop is "
+                + listed(sizes.compactMap { n in table.ratio(.notificationCenter, .asyncLoop, n).map { (n, $0.min) } }),
+            met: asyncSpeedups.isEmpty ? nil : asyncSpeedups.allSatisfy { $0.1 >= 20 }
         )
     )
 
@@ -112,27 +120,29 @@ func evaluateTargets(_ table: ResultTable) -> [TargetCheck] {
         checks.append(notMeasured("build the proxy, N=10,000, ~1.9 dependencies each", "≤ 10 ms (min)"))
     }
 
-    // 7. Allocations per event in steady state. There is no sync dispatch; the built-in events' async
-    //    dispatch (`deliver`, `open`) is what stands for it. Custom events take a separate generic route
-    //    and are reported beside it.
+    // 7. Allocations per event in steady state: the synchronous dispatch, and beside it the asynchronous
+    //    one and custom events.
     func allocations(_ systems: [System]) -> [(System, Int, Double)] {
         systems.flatMap { system in
             sizes.compactMap { n in table.find(system, n)?.allocationsPerRepetition.map { (system, n, $0) } }
         }
     }
-    let builtin = allocations([.proxyEvent, .proxyEventGenerated, .proxyDidFinishLaunching, .proxyOpenURL])
+    let sync = allocations([.proxySyncEvent, .proxySyncDidFinishLaunching, .proxySyncOpenURL])
+    let async = allocations([.proxyEvent, .proxyEventGenerated, .proxyDidFinishLaunching, .proxyOpenURL])
     let custom = allocations([.proxyCustomBool]).map(\.2).max()
-    let worst = builtin.max { $0.2 < $1.2 }
+    let worst = sync.max { $0.2 < $1.2 }
+    let worstAsync = async.map(\.2).max()
     checks.append(
         TargetCheck(
             name: "heap allocations per event, steady-state dispatch",
-            requirement: "0 (no sync form; judged on the built-in events' async dispatch)",
+            requirement: "0 for sync dispatch",
             measured: (worst.map {
                 $0.2 == 0
-                    ? "0 for every built-in event at every N"
-                    : "up to \(significant($0.2)) (\($0.0.id), N=\(grouped($0.1)))"
+                    ? "sync: 0 at every N"
+                    : "sync: up to \(significant($0.2)) (\($0.0.id), N=\(grouped($0.1)))"
             } ?? "not counted on this platform")
-                + (custom.map { "; custom events: \(significant($0)) per event, whatever N" } ?? ""),
+                + (worstAsync.map { "; async built-in events: up to \(significant($0)) per event" } ?? "")
+                + (custom.map { "; custom events: \(significant($0)) per event" } ?? ""),
             met: worst.map { $0.2 == 0 }
         )
     )
@@ -143,6 +153,9 @@ func evaluateTargets(_ table: ResultTable) -> [TargetCheck] {
 /// hand-written awaited loop of the same shape. Judged on the minima at every N.
 func smokeChecks(_ table: ResultTable) -> [TargetCheck] {
     let pairs: [(System, System)] = [
+        (.proxySyncEvent, .concreteLoop),
+        (.proxySyncDidFinishLaunching, .concreteBoolLoop),
+        (.proxySyncOpenURL, .concreteBoolLoop),
         (.proxyEvent, .asyncLoop),
         (.proxyDidFinishLaunching, .asyncBoolLoop),
         (.proxyOpenURL, .asyncBoolLoop),
