@@ -310,10 +310,11 @@ public final class DelegateProxy: Sendable {
             observer: observer,
             from: start,
             supervisor: supervisor,
-            sync: { try $0.open(url, context: context) }
-        ) {
-            try await $0.open(url, context: context)
-        }
+            sync: { try $0.open(url, context: context) },
+            async: {
+                try await $0.open(url, context: context)
+            }
+        )
     }
 
     /// Delivers the custom event `event` to every participant that handles it. SPI, like
@@ -426,10 +427,11 @@ extension DelegateProxy: LifecycleDispatcher {
                 observer: observer,
                 from: start,
                 supervisor: supervisor,
-                sync: { try $0.willFinishLaunching(context) }
-            ) {
-                try await $0.willFinishLaunching(context)
-            }
+                sync: { try $0.willFinishLaunching(context) },
+                async: {
+                    try await $0.willFinishLaunching(context)
+                }
+            )
         case .builtin(.setup):
             return await setup.fanOut(
                 event,
@@ -440,11 +442,12 @@ extension DelegateProxy: LifecycleDispatcher {
                 sync: {
                     try $0.setUp(context)
                     return false
+                },
+                async: {
+                    try await $0.setUp(context)
+                    return false
                 }
-            ) {
-                try await $0.setUp(context)
-                return false
-            }
+            )
         case .builtin(.initialize):
             return await initialize.fanOut(
                 event,
@@ -455,11 +458,12 @@ extension DelegateProxy: LifecycleDispatcher {
                 sync: {
                     try $0.initialize(context)
                     return false
+                },
+                async: {
+                    try await $0.initialize(context)
+                    return false
                 }
-            ) {
-                try await $0.initialize(context)
-                return false
-            }
+            )
         case .builtin(.warmUp):
             // Warm-up is concurrent: the host schedules `warmUpCall(at:)` itself. Delivered here (in order)
             // only through the SPI, for tests and benchmarks.
@@ -469,11 +473,12 @@ extension DelegateProxy: LifecycleDispatcher {
                 observer: observer,
                 from: start,
                 supervisor: supervisor,
-                sync: Never.noSyncHook
-            ) {
-                try await $0.warmUp(context)
-                return false
-            }
+                sync: Never.noSyncHook,
+                async: {
+                    try await $0.warmUp(context)
+                    return false
+                }
+            )
         case .builtin(.didFinishLaunching):
             return await didFinishLaunching.fanOut(
                 event,
@@ -481,10 +486,11 @@ extension DelegateProxy: LifecycleDispatcher {
                 observer: observer,
                 from: start,
                 supervisor: supervisor,
-                sync: { try $0.didFinishLaunching(context) }
-            ) {
-                try await $0.didFinishLaunching(context)
-            }
+                sync: { try $0.didFinishLaunching(context) },
+                async: {
+                    try await $0.didFinishLaunching(context)
+                }
+            )
         case .builtin(.willEnterForeground):
             return await willEnterForeground.fanOut(
                 event,
@@ -495,11 +501,12 @@ extension DelegateProxy: LifecycleDispatcher {
                 sync: {
                     try $0.willEnterForeground(context)
                     return false
+                },
+                async: {
+                    try await $0.willEnterForeground(context)
+                    return false
                 }
-            ) {
-                try await $0.willEnterForeground(context)
-                return false
-            }
+            )
         case .builtin(.didBecomeActive):
             return await didBecomeActive.fanOut(
                 event,
@@ -510,11 +517,12 @@ extension DelegateProxy: LifecycleDispatcher {
                 sync: {
                     try $0.didBecomeActive(context)
                     return false
+                },
+                async: {
+                    try await $0.didBecomeActive(context)
+                    return false
                 }
-            ) {
-                try await $0.didBecomeActive(context)
-                return false
-            }
+            )
         case .builtin(.willResignActive):
             return await willResignActive.fanOut(
                 event,
@@ -525,11 +533,12 @@ extension DelegateProxy: LifecycleDispatcher {
                 sync: {
                     try $0.willResignActive(context)
                     return false
+                },
+                async: {
+                    try await $0.willResignActive(context)
+                    return false
                 }
-            ) {
-                try await $0.willResignActive(context)
-                return false
-            }
+            )
         case .builtin(.didEnterBackground):
             return await didEnterBackground.fanOut(
                 event,
@@ -540,11 +549,12 @@ extension DelegateProxy: LifecycleDispatcher {
                 sync: {
                     try $0.didEnterBackground(context)
                     return false
+                },
+                async: {
+                    try await $0.didEnterBackground(context)
+                    return false
                 }
-            ) {
-                try await $0.didEnterBackground(context)
-                return false
-            }
+            )
         case .builtin(.willTerminate):
             return await willTerminate.fanOut(
                 event,
@@ -555,11 +565,12 @@ extension DelegateProxy: LifecycleDispatcher {
                 sync: {
                     try $0.willTerminate(context)
                     return false
+                },
+                async: {
+                    try await $0.willTerminate(context)
+                    return false
                 }
-            ) {
-                try await $0.willTerminate(context)
-                return false
-            }
+            )
         case .builtin(.didReceiveMemoryWarning):
             return await didReceiveMemoryWarning.fanOut(
                 event,
@@ -570,11 +581,12 @@ extension DelegateProxy: LifecycleDispatcher {
                 sync: {
                     try $0.didReceiveMemoryWarning(context)
                     return false
+                },
+                async: {
+                    try await $0.didReceiveMemoryWarning(context)
+                    return false
                 }
-            ) {
-                try await $0.didReceiveMemoryWarning(context)
-                return false
-            }
+            )
         case .builtin(.openURL), .custom:
             // These carry a payload and have their own entry points.
             let fallback: Bool

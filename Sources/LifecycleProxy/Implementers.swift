@@ -84,7 +84,7 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable>: Sendable {
         from start: Int = 0,
         supervisor: (any DeliverySupervisor)? = nil,
         sync syncCall: (SyncHook) throws -> Bool,
-        _ call: (Hook) async throws -> Bool
+        async call: (Hook) async throws -> Bool
     ) async -> EventOutcome<Bool> {
         var tally = Tally()
         if case .all = scope, observer == nil, supervisor == nil, start == 0 {
