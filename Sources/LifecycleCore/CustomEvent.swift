@@ -123,12 +123,14 @@ package final class CustomRoute<E: CustomEvent>: AnyCustomRoute {
     package let handlers: [Handler]
     package let participants: [LifecycleCore.Participant]
 
+    /// The event, built once: its name costs a `String(describing:)`.
+    package let event: LifecycleEvent
+
     init(handlers: [Handler], participants: [LifecycleCore.Participant]) {
         self.handlers = handlers
         self.participants = participants
+        self.event = LifecycleEvent(custom: E.self)
     }
-
-    package var event: LifecycleEvent { LifecycleEvent(custom: E.self) }
 }
 
 /// A type-erased ``CustomRoute``.

@@ -115,7 +115,7 @@ public final class DelegateProxy: Sendable {
         var delegateSlot: DelegateSlot?
         if let delegate {
             delegateSlot = DelegateSlot(
-                participant: Participant(name: String(reflecting: type(of: delegate)), priority: nil, id: nextID),
+                participant: Participant(type: type(of: delegate), priority: nil, id: nextID),
                 instance: delegate
             )
             nextID += 1
@@ -126,7 +126,7 @@ public final class DelegateProxy: Sendable {
                 ModuleSlot(
                     entry: entry,
                     instance: module,
-                    participant: Participant(name: entry.moduleName, priority: entry.priority, id: nextID)
+                    participant: Participant(type: entry.type, priority: entry.priority, id: nextID)
                 )
             )
             nextID += 1
@@ -332,12 +332,13 @@ public final class DelegateProxy: Sendable {
         from start: Int,
         supervisor: (any DeliverySupervisor)?
     ) async -> EventOutcome<E.Result> {
-        let lifecycleEvent = LifecycleEvent(custom: E.self)
         guard let erased = customRoutes[ObjectIdentifier(E.self)] else {
-            return EventOutcome(event: lifecycleEvent, result: E.Result.unanswered, failures: [], delivered: 0)
+            let event = LifecycleEvent(custom: E.self)
+            return EventOutcome(event: event, result: E.Result.unanswered, failures: [], delivered: 0)
         }
         // The table is keyed by `ObjectIdentifier(E.self)`, so the route's type is known.
         let route = unsafeDowncast(erased, to: CustomRoute<E>.self)
+        let lifecycleEvent = route.event
         let context = self.context
         var combined: E.Result?
         var failures: [HookFailure] = []

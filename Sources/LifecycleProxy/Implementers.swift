@@ -25,8 +25,8 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable>: Sendable {
     /// `participants`, cut into stretches of one form.
     let runs: [Run]
 
-    /// Picks from `table` the participants that implement the event, in `direction` order: a participant
-    /// that `syncCast` accepts is called synchronously, else one that `cast` accepts asynchronously.
+    /// Picks from `table` the participants that implement the event, in `direction` order: those that
+    /// `cast` accepts, called synchronously if `syncCast` accepts them too.
     init(
         _ table: [(participant: Participant, instance: any Sendable)],
         _ direction: DeliveryDirection,
@@ -40,15 +40,16 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable>: Sendable {
         let order = direction == .forward ? Array(table.indices) : table.indices.reversed()
         for index in order {
             let (participant, instance) = table[index]
+            // The asynchronous protocol first: the synchronous one refines it, so a participant that does
+            // not handle the event costs one conformance check, not two.
+            guard let hook = cast(instance) else { continue }
             let isSync: Bool
-            if let hook = syncCast(instance) {
-                syncHooks.append(hook)
+            if let syncHook = syncCast(instance) {
+                syncHooks.append(syncHook)
                 isSync = true
-            } else if let hook = cast(instance) {
+            } else {
                 hooks.append(hook)
                 isSync = false
-            } else {
-                continue
             }
             let position = participants.count
             participants.append(participant)

@@ -161,15 +161,9 @@ struct SyncHookTests {
         #expect(script.journal.receivers(of: "willResignActive") == ["MixedForms", "SyncHigh"])
 
         // A synchronous hook is callable through the asynchronous protocol too.
-        let module: any DidBecomeActive = try SyncHigh(
-            context: LifecycleContext(
-                launchOptions: {
-                    var options = LaunchOptions()
-                    options[ScriptKey.self] = script
-                    return options
-                }()
-            )
-        )
+        var options = LaunchOptions()
+        options[ScriptKey.self] = script
+        let module: any DidBecomeActive = SyncHigh(context: LifecycleContext(launchOptions: options))
         try await module.didBecomeActive(LifecycleContext())
         #expect(script.journal.receivers(of: "didBecomeActive") == ["SyncHigh", "MixedForms", "SyncHigh"])
     }
