@@ -659,32 +659,14 @@ public actor ApplicationHost {
         let dispatcher = self.dispatcher
         let participants = dispatcher.participants
         let plan = dispatcher.plan(for: .warmUp)
-        let inPlan = Set(plan.map(\.id))
-        readiness.markReady(participants.map(\.id).filter { !inPlan.contains($0) })
+        let graph = WarmUpGraph(plan: plan, participants: participants, dependencies: dispatcher.dependencies(of:))
+        readiness.markReady(graph.withoutWarmUp)
         guard !plan.isEmpty else { return ([], nil, true) }
         if !background { mailbox.setEventInProgress(.warmUp) }
         defer { if !background { mailbox.setEventInProgress(nil) } }
 
-        // Warm-up dependencies: the warm-up implementers reachable through the dependency graph.
-        let position = Dictionary(uniqueKeysWithValues: plan.enumerated().map { ($0.element.id, $0.offset) })
-        let byIndex = Dictionary(uniqueKeysWithValues: participants.map { ($0.id, $0) })
-        var waitsOn: [Set<Int>] = []
-        for participant in plan {
-            var seen: Set<Int> = []
-            var stack = dispatcher.dependencies(of: participant)
-            var found: Set<Int> = []
-            while let next = stack.popLast() {
-                guard seen.insert(next).inserted else { continue }
-                if let target = position[next] { found.insert(target) }
-                if let dependency = byIndex[next] { stack += dispatcher.dependencies(of: dependency) }
-            }
-            waitsOn.append(found)
-        }
-        var dependents: [[Int]] = Array(repeating: [], count: plan.count)
-        for (dependent, list) in waitsOn.enumerated() {
-            for dependency in list { dependents[dependency].append(dependent) }
-        }
-        var waiting = waitsOn.map(\.count)
+        let dependents = graph.dependents
+        var waiting = graph.waitsOn.map(\.count)
 
         let (steps, continuation) = AsyncStream<WarmUpStep>.makeStream()
         let control = WarmUpControl(
@@ -1013,6 +995,64 @@ struct LimitedDelivery<R: Sendable> {
 enum WarmUpStep: Sendable {
     case finished(Int, (any Error)?, Duration)
     case timedOut(Int, Duration)
+}
+
+/// Who waits for whom in one warm-up stage, by position in the warm-up plan.
+///
+/// A warm-up implementer waits for the implementers it reaches through its dependencies, directly or
+/// through participants without a warm-up — but not through another implementer: that one starts only
+/// after its own prerequisites finished, so waiting for it covers them. This gives every module the same
+/// start condition as waiting for every implementer in its transitive dependencies, with one visit per
+/// edge instead of a walk of the whole closure per module.
+package struct WarmUpGraph: Sendable {
+    /// For each position, the positions it waits for, each once.
+    package let waitsOn: [[Int]]
+    /// For each position, the positions that wait for it, in delivery order.
+    package let dependents: [[Int]]
+    /// The ids of the participants that do not implement warm-up, in delivery order.
+    package let withoutWarmUp: [Int]
+
+    /// Builds the graph of `plan` (the warm-up implementers, in delivery order) among `participants`
+    /// (every participant), following `dependencies` (a participant's direct dependencies, by id).
+    package init(
+        plan: [Participant],
+        participants: [Participant],
+        dependencies: (Participant) -> [Int]
+    ) {
+        // Participant ids are small and dense (given in join order, never reused): arrays indexed by id
+        // stand in for dictionaries and sets.
+        let idCount = (participants.lazy.map(\.id).max() ?? -1) + 1
+        var slot = [Int](repeating: -1, count: idCount)
+        for index in participants.indices { slot[participants[index].id] = index }
+        var position = [Int](repeating: -1, count: idCount)
+        for index in plan.indices { position[plan[index].id] = index }
+        withoutWarmUp = participants.lazy.map(\.id).filter { position[$0] < 0 }
+
+        // `visitedBy[id]` is the last position whose walk reached `id`: one array for every walk.
+        var visitedBy = [Int](repeating: -1, count: idCount)
+        var waitsOn: [[Int]] = []
+        waitsOn.reserveCapacity(plan.count)
+        var dependents: [[Int]] = Array(repeating: [], count: plan.count)
+        var stack: [Int] = []
+        for current in plan.indices {
+            var found: [Int] = []
+            stack.append(contentsOf: dependencies(plan[current]))
+            while let next = stack.popLast() {
+                guard next >= 0, next < idCount, visitedBy[next] != current else { continue }
+                visitedBy[next] = current
+                if position[next] >= 0 {
+                    found.append(position[next])  // an implementer: waited for, not walked through
+                } else if slot[next] >= 0 {
+                    stack.append(contentsOf: dependencies(participants[slot[next]]))
+                }
+            }
+            // Dependents are appended in increasing position: each list stays in delivery order.
+            for dependency in found { dependents[dependency].append(current) }
+            waitsOn.append(found)
+        }
+        self.waitsOn = waitsOn
+        self.dependents = dependents
+    }
 }
 
 /// The tasks of one warm-up stage, so it can be stopped from outside (terminate, rollback) as well as
