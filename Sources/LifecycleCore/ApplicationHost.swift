@@ -445,8 +445,10 @@ public actor ApplicationHost {
         setState(.launching)
         // Whose failure aborts launch: a module's own policy, else the host's.
         let hostAborts = configuration.launchFailurePolicy == .abort
+        let dispatcher = self.dispatcher  // one read of the roster, not one per participant
         let aborters = Set(
-            participants.filter { (dispatcher.failurePolicy(of: $0).map { $0 == .abort }) ?? hostAborts }.map(\.id)
+            dispatcher.participants.filter { (dispatcher.failurePolicy(of: $0).map { $0 == .abort }) ?? hostAborts }
+                .map(\.id)
         )
         let scope: DeliveryScope = aborters.isEmpty ? .all : .untilFailureOf(aborters)
         var failures: [HookFailure] = []
@@ -770,10 +772,10 @@ public actor ApplicationHost {
         run: @escaping @Sendable (_ from: Int, _ supervisor: any DeliverySupervisor) async -> Void
     ) async -> LimitedDelivery<R> {
         let plan = dispatcher.plan(for: event)
-        let budgets = plan.map {
-            dispatcher.moduleBudget($0, for: event) ?? configuration.eventBudgets[event] ?? configuration.hookBudget
-        }
-        guard deadline != nil || budgets.contains(where: { $0 != nil }) else {
+        // Read once: each read of `configuration` copies it (and retains what it holds).
+        let fallback = configuration.eventBudgets[event] ?? configuration.hookBudget
+        let budgets = plan.map { dispatcher.moduleBudget($0, for: event) ?? fallback }
+        guard deadline != nil || fallback != nil || budgets.contains(where: { $0 != nil }) else {
             return LimitedDelivery(outcome: await direct(), stopped: false, abandoned: [])
         }
         let inScope: (Participant) -> Bool = { participant in
