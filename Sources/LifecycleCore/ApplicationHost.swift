@@ -774,10 +774,14 @@ public actor ApplicationHost {
         let plan = dispatcher.plan(for: event)
         // Read once: each read of `configuration` copies it (and retains what it holds).
         let fallback = configuration.eventBudgets[event] ?? configuration.hookBudget
-        let budgets = plan.map { dispatcher.moduleBudget($0, for: event) ?? fallback }
-        guard deadline != nil || fallback != nil || budgets.contains(where: { $0 != nil }) else {
+        guard
+            deadline != nil || fallback != nil
+                || plan.contains(where: { dispatcher.moduleBudget($0, for: event) != nil })
+        else {
             return LimitedDelivery(outcome: await direct(), stopped: false, abandoned: [])
         }
+        // A hook's budget is looked up when the watchdog needs it: about once per event, not once per hook.
+        let budgets = Budgets(plan: plan, event: event, fallback: fallback, dispatcher: dispatcher)
         let inScope: (Participant) -> Bool = { participant in
             if case .only(let allowed) = scope { return allowed.contains(participant.id) }
             return true
@@ -785,7 +789,7 @@ public actor ApplicationHost {
         let stoppers: Set<Int>
         if case .untilFailureOf(let set) = scope { stoppers = set } else { stoppers = [] }
 
-        let shared = DeliverySupervision.SharedState()
+        let shared = DeliverySupervision.SharedState(keepsAnswers: event.resultRule != .none)
         let time = self.time
         let absoluteDeadline = deadline.map { time.now() + $0 }
         var from = 0
@@ -832,7 +836,7 @@ public actor ApplicationHost {
                 from = position + 1
             case .deadline(let position, let elapsed, let wallStart):
                 runner.cancel()
-                let done = Set(shared.answers.map(\.position))
+                let done = Set(shared.answered)
                 if let position {
                     let participant = plan[position]
                     let timeout = HookTimeout(
@@ -863,7 +867,7 @@ public actor ApplicationHost {
             event: event,
             result: combine(answers.filter { $0.failure == nil }.compactMap(\.answer)),
             failures: failures.map(\.1),
-            delivered: answers.count + timeouts.count
+            delivered: shared.answered.count + timeouts.count
         )
         return LimitedDelivery(outcome: outcome, stopped: stopped, abandoned: abandoned)
     }
@@ -883,17 +887,20 @@ public actor ApplicationHost {
         )
     }
 
-    /// Sleeps until the current hook's deadline (or, between hooks, the shortest budget) and reports the
-    /// first hook past its budget, or the overall deadline. Wakes about once per event in practice: hooks
-    /// take microseconds, budgets seconds.
+    /// Sleeps until the current hook's deadline (or the overall deadline, if sooner) and reports the first
+    /// hook past its budget, or the overall deadline. With no hook in progress it waits for the next call;
+    /// a hook without a budget, while others have one, is watched at the shortest budget. Wakes about once
+    /// per event in practice: hooks take microseconds, budgets seconds.
     private static func watch(
         _ shared: DeliverySupervision.SharedState,
         time: ClockFunctions,
-        budgets: [Duration?],
+        budgets: Budgets,
         deadline: Duration?,
         ending: PendingReply<WatchEnding>
     ) async {
-        let shortest = budgets.compactMap { $0 }.min()
+        // Needed only when the hook in progress has no budget but others may; it reads every budget, so
+        // it is read then, once.
+        var shortest: Duration??
         while !Task.isCancelled {
             let now = time.now()
             if let deadline, now >= deadline {
@@ -903,9 +910,15 @@ public actor ApplicationHost {
                 )
                 return
             }
-            let current = shared.current
+            let (current, calls) = shared.progress
+            guard let current else {
+                // No hook in progress: nothing can run past a budget or be abandoned at the deadline until
+                // the next one starts. Wait for that call instead of sleeping on a guess.
+                await shared.waitForCall(after: calls)
+                continue
+            }
             var wake = deadline
-            if let current, let budget = budgets[current.position] {
+            if let budget = budgets[current.position] {
                 let due = current.start + budget
                 if now >= due {
                     // Expire only if that hook is still running: a hook that just returned is not abandoned.
@@ -920,8 +933,9 @@ public actor ApplicationHost {
                     continue
                 }
                 wake = min(wake ?? due, due)
-            } else if let shortest {
-                wake = min(wake ?? now + shortest, now + shortest)
+            } else {
+                if shortest == nil { shortest = .some(budgets.shortest) }
+                if let budget = shortest ?? nil { wake = min(wake ?? now + budget, now + budget) }
             }
             guard let wake else { return }
             do { try await time.sleep(wake) } catch { return }
@@ -967,6 +981,22 @@ public actor ApplicationHost {
             line: line
         )
     }
+}
+
+/// The time budget of each hook of one delivery, looked up when needed: a watchdog needs one or two per
+/// event, while looking them all up would cost a dispatcher call per participant.
+private struct Budgets: Sendable {
+    let plan: [Participant]
+    let event: LifecycleEvent
+    /// The configuration's budget for the event, which a module's own budget overrides.
+    let fallback: Duration?
+    let dispatcher: any LifecycleDispatcher
+
+    /// The budget of the hook at `position` of the plan.
+    subscript(position: Int) -> Duration? { dispatcher.moduleBudget(plan[position], for: event) ?? fallback }
+
+    /// The shortest budget of any hook of the event. Reads every one.
+    var shortest: Duration? { plan.indices.lazy.compactMap { self[$0] }.min() }
 }
 
 /// What a delivery under time limits produced.
