@@ -445,8 +445,10 @@ public actor ApplicationHost {
         setState(.launching)
         // Whose failure aborts launch: a module's own policy, else the host's.
         let hostAborts = configuration.launchFailurePolicy == .abort
+        let dispatcher = self.dispatcher  // one read of the roster, not one per participant
         let aborters = Set(
-            participants.filter { (dispatcher.failurePolicy(of: $0).map { $0 == .abort }) ?? hostAborts }.map(\.id)
+            dispatcher.participants.filter { (dispatcher.failurePolicy(of: $0).map { $0 == .abort }) ?? hostAborts }
+                .map(\.id)
         )
         let scope: DeliveryScope = aborters.isEmpty ? .all : .untilFailureOf(aborters)
         var failures: [HookFailure] = []
@@ -659,125 +661,92 @@ public actor ApplicationHost {
         let dispatcher = self.dispatcher
         let participants = dispatcher.participants
         let plan = dispatcher.plan(for: .warmUp)
-        let inPlan = Set(plan.map(\.id))
-        readiness.markReady(participants.map(\.id).filter { !inPlan.contains($0) })
+        let graph = WarmUpGraph(plan: plan, participants: participants, dependencies: dispatcher.dependencies(of:))
+        readiness.markReady(graph.withoutWarmUp)
         guard !plan.isEmpty else { return ([], nil, true) }
         if !background { mailbox.setEventInProgress(.warmUp) }
         defer { if !background { mailbox.setEventInProgress(nil) } }
 
-        // Warm-up dependencies: the warm-up implementers reachable through the dependency graph.
-        let position = Dictionary(uniqueKeysWithValues: plan.enumerated().map { ($0.element.id, $0.offset) })
-        let byIndex = Dictionary(uniqueKeysWithValues: participants.map { ($0.id, $0) })
-        var waitsOn: [Set<Int>] = []
-        for participant in plan {
-            var seen: Set<Int> = []
-            var stack = dispatcher.dependencies(of: participant)
-            var found: Set<Int> = []
-            while let next = stack.popLast() {
-                guard seen.insert(next).inserted else { continue }
-                if let target = position[next] { found.insert(target) }
-                if let dependency = byIndex[next] { stack += dispatcher.dependencies(of: dependency) }
-            }
-            waitsOn.append(found)
-        }
-        var dependents: [[Int]] = Array(repeating: [], count: plan.count)
-        for (dependent, list) in waitsOn.enumerated() {
-            for dependency in list { dependents[dependency].append(dependent) }
-        }
-        var waiting = waitsOn.map(\.count)
-
-        let (steps, continuation) = AsyncStream<WarmUpStep>.makeStream()
-        let control = WarmUpControl(
-            continuation: continuation,
-            positions: Dictionary(uniqueKeysWithValues: plan.enumerated().map { ($0.element.id, $0.offset) })
-        )
+        let dependents = graph.dependents
+        var waiting = graph.waitsOn.map(\.count)
+        let control = WarmUpControl(plan: plan, time: time)
         warmUpControl = control
-        let time = self.time
-        let budgets = plan.map {
-            dispatcher.moduleBudget($0, for: .warmUp) ?? configuration.eventBudgets[.warmUp] ?? configuration.hookBudget
-        }
-        var began: [Int: ContinuousClock.Instant] = [:]
+        let observer = self.observer
+        let fallbackBudget = configuration.eventBudgets[.warmUp] ?? configuration.hookBudget
+        // The wall-clock start of each hook, for the journal and `onDelivery`; read only when someone listens.
+        var wallStarts: [ContinuousClock.Instant?] = Array(repeating: nil, count: observer == nil ? 0 : plan.count)
         func start(_ position: Int) {
-            guard !control.hasLeft(position) else { return }  // removed while waiting: it never starts
-            let call = dispatcher.warmUpCall(at: position)
-            let startedAt = time.now()
-            began[position] = .now
-            let runner = Task {
-                do {
-                    try await call()
-                    continuation.yield(.finished(position, nil, time.now() - startedAt))
-                } catch {
-                    continuation.yield(.finished(position, error, time.now() - startedAt))
-                }
+            let budget = dispatcher.moduleBudget(plan[position], for: .warmUp) ?? fallbackBudget
+            let wallStart: ContinuousClock.Instant? = observer == nil ? nil : .now
+            // `false`: removed while waiting, it never starts.
+            if control.start(position, budget: budget, call: dispatcher.warmUpCall(at: position)) {
+                if let wallStart { wallStarts[position] = wallStart }
             }
-            var watchdog: Task<Void, Never>?
-            if let budget = budgets[position] {
-                watchdog = Task {
-                    do { try await time.sleep(startedAt + budget) } catch { return }
-                    continuation.yield(.timedOut(position, time.now() - startedAt))
-                }
-            }
-            control.track(position, runner: runner, watchdog: watchdog)
+        }
+        func wallStart(_ position: Int, _ elapsed: Duration) -> ContinuousClock.Instant {
+            (wallStarts.isEmpty ? nil : wallStarts[position]) ?? .now - elapsed
         }
         for position in plan.indices where waiting[position] == 0 { start(position) }
 
-        var finished: Set<Int> = []
+        var finished = [Bool](repeating: false, count: plan.count)
+        var finishedCount = 0
         var failures: [(Int, HookFailure)] = []
         var stop: HookFailure?
-        for await step in steps {
-            let position: Int
-            let failure: HookFailure?
-            switch step {
-            case .finished(let done, _, _) where control.hasLeft(done),
-                .timedOut(let done, _) where control.hasLeft(done):
-                // Removed from the host during the stage: it no longer counts, whatever its hook did.
-                guard finished.insert(done).inserted else { continue }
-                position = done
-                failure = nil
-            case .finished(let done, let error, let elapsed):
-                guard finished.insert(done).inserted else { continue }
-                position = done
-                control.settle(done)
-                let participant = plan[done]
-                observer?(
-                    DeliveryRecord(
-                        event: .warmUp,
-                        participant: participant,
-                        start: began[done] ?? .now - elapsed,
-                        duration: elapsed,
-                        result: nil,
-                        error: error
+        stage: while true {
+            let steps = await control.nextSteps()
+            if steps.isEmpty { break }  // stopped, and every step taken
+            for step in steps {
+                let position: Int
+                switch step {
+                case .finished(let done, _, _), .timedOut(let done, _, _): position = done
+                }
+                guard !finished[position] else { continue }
+                finished[position] = true
+                finishedCount += 1
+                let participant = plan[position]
+                let hasLeft = control.hasLeft(position)
+                var failure: HookFailure?
+                switch step {
+                case _ where hasLeft:
+                    // Removed from the host during the stage: it no longer counts, whatever its hook did.
+                    break
+                case .finished(_, let error, let elapsed):
+                    observer?(
+                        DeliveryRecord(
+                            event: .warmUp,
+                            participant: participant,
+                            start: wallStart(position, elapsed),
+                            duration: elapsed,
+                            result: nil,
+                            error: error
+                        )
                     )
-                )
-                failure = error.map { HookFailure(participant: participant, event: .warmUp, error: $0) }
-                if let failure, aborters.contains(participant.id) { stop = failure }
-            case .timedOut(let late, let elapsed):
-                guard finished.insert(late).inserted else { continue }
-                position = late
-                control.abandon(late)
-                let participant = plan[late]
-                let timeout = HookTimeout(
-                    participant: participant.name,
-                    event: .warmUp,
-                    budget: budgets[late] ?? .zero,
-                    elapsed: elapsed
-                )
-                failure = HookFailure(participant: participant, event: .warmUp, error: timeout)
-                report(timeout, of: participant, since: began[late] ?? .now - elapsed)
-                if !degradedModules.contains(participant) { degradedModules.append(participant) }
-                if configuration.timeoutPolicy == .fail || aborters.contains(participant.id) { stop = failure }
-            }
-            if let failure { failures.append((position, failure)) }
-            if stop != nil || control.isStopped { break }
-            if !control.hasLeft(position) { readiness.markReady([plan[position].id]) }
-            if finished.count == plan.count { break }
-            for dependent in dependents[position] {
-                waiting[dependent] -= 1
-                if waiting[dependent] == 0 { start(dependent) }
+                    failure = error.map { HookFailure(participant: participant, event: .warmUp, error: $0) }
+                    if let failure, aborters.contains(participant.id) { stop = failure }
+                case .timedOut(_, let budget, let elapsed):
+                    let timeout = HookTimeout(
+                        participant: participant.name,
+                        event: .warmUp,
+                        budget: budget,
+                        elapsed: elapsed
+                    )
+                    failure = HookFailure(participant: participant, event: .warmUp, error: timeout)
+                    report(timeout, of: participant, since: wallStart(position, elapsed))
+                    if !degradedModules.contains(participant) { degradedModules.append(participant) }
+                    if configuration.timeoutPolicy == .fail || aborters.contains(participant.id) { stop = failure }
+                }
+                if let failure { failures.append((position, failure)) }
+                if stop != nil || control.isStopped { break stage }
+                if !hasLeft { readiness.markReady(participant.id) }
+                if finishedCount == plan.count { break stage }
+                for dependent in dependents[position] {
+                    waiting[dependent] -= 1
+                    if waiting[dependent] == 0 { start(dependent) }
+                }
             }
         }
         if !control.isStopped { control.finishing() }
-        control.stop()  // cancels what is still in flight and ends the stream
+        control.stop()  // cancels what is still in flight, and the watchdog
         if warmUpControl === control { warmUpControl = nil }
         let completed = stop == nil && !control.wasStoppedFromOutside
         return (failures.sorted { $0.0 < $1.0 }.map(\.1), stop, completed)
@@ -803,12 +772,16 @@ public actor ApplicationHost {
         run: @escaping @Sendable (_ from: Int, _ supervisor: any DeliverySupervisor) async -> Void
     ) async -> LimitedDelivery<R> {
         let plan = dispatcher.plan(for: event)
-        let budgets = plan.map {
-            dispatcher.moduleBudget($0, for: event) ?? configuration.eventBudgets[event] ?? configuration.hookBudget
-        }
-        guard deadline != nil || budgets.contains(where: { $0 != nil }) else {
+        // Read once: each read of `configuration` copies it (and retains what it holds).
+        let fallback = configuration.eventBudgets[event] ?? configuration.hookBudget
+        guard
+            deadline != nil || fallback != nil
+                || plan.contains(where: { dispatcher.moduleBudget($0, for: event) != nil })
+        else {
             return LimitedDelivery(outcome: await direct(), stopped: false, abandoned: [])
         }
+        // A hook's budget is looked up when the watchdog needs it: about once per event, not once per hook.
+        let budgets = Budgets(plan: plan, event: event, fallback: fallback, dispatcher: dispatcher)
         let inScope: (Participant) -> Bool = { participant in
             if case .only(let allowed) = scope { return allowed.contains(participant.id) }
             return true
@@ -816,7 +789,7 @@ public actor ApplicationHost {
         let stoppers: Set<Int>
         if case .untilFailureOf(let set) = scope { stoppers = set } else { stoppers = [] }
 
-        let shared = DeliverySupervision.SharedState()
+        let shared = DeliverySupervision.SharedState(keepsAnswers: event.resultRule != .none)
         let time = self.time
         let absoluteDeadline = deadline.map { time.now() + $0 }
         var from = 0
@@ -863,7 +836,7 @@ public actor ApplicationHost {
                 from = position + 1
             case .deadline(let position, let elapsed, let wallStart):
                 runner.cancel()
-                let done = Set(shared.answers.map(\.position))
+                let done = Set(shared.answered)
                 if let position {
                     let participant = plan[position]
                     let timeout = HookTimeout(
@@ -894,7 +867,7 @@ public actor ApplicationHost {
             event: event,
             result: combine(answers.filter { $0.failure == nil }.compactMap(\.answer)),
             failures: failures.map(\.1),
-            delivered: answers.count + timeouts.count
+            delivered: shared.answered.count + timeouts.count
         )
         return LimitedDelivery(outcome: outcome, stopped: stopped, abandoned: abandoned)
     }
@@ -914,17 +887,20 @@ public actor ApplicationHost {
         )
     }
 
-    /// Sleeps until the current hook's deadline (or, between hooks, the shortest budget) and reports the
-    /// first hook past its budget, or the overall deadline. Wakes about once per event in practice: hooks
-    /// take microseconds, budgets seconds.
+    /// Sleeps until the current hook's deadline (or the overall deadline, if sooner) and reports the first
+    /// hook past its budget, or the overall deadline. With no hook in progress it waits for the next call;
+    /// a hook without a budget, while others have one, is watched at the shortest budget. Wakes about once
+    /// per event in practice: hooks take microseconds, budgets seconds.
     private static func watch(
         _ shared: DeliverySupervision.SharedState,
         time: ClockFunctions,
-        budgets: [Duration?],
+        budgets: Budgets,
         deadline: Duration?,
         ending: PendingReply<WatchEnding>
     ) async {
-        let shortest = budgets.compactMap { $0 }.min()
+        // Needed only when the hook in progress has no budget but others may; it reads every budget, so
+        // it is read then, once.
+        var shortest: Duration??
         while !Task.isCancelled {
             let now = time.now()
             if let deadline, now >= deadline {
@@ -934,9 +910,15 @@ public actor ApplicationHost {
                 )
                 return
             }
-            let current = shared.current
+            let (current, calls) = shared.progress
+            guard let current else {
+                // No hook in progress: nothing can run past a budget or be abandoned at the deadline until
+                // the next one starts. Wait for that call instead of sleeping on a guess.
+                await shared.waitForCall(after: calls)
+                continue
+            }
             var wake = deadline
-            if let current, let budget = budgets[current.position] {
+            if let budget = budgets[current.position] {
                 let due = current.start + budget
                 if now >= due {
                     // Expire only if that hook is still running: a hook that just returned is not abandoned.
@@ -951,8 +933,9 @@ public actor ApplicationHost {
                     continue
                 }
                 wake = min(wake ?? due, due)
-            } else if let shortest {
-                wake = min(wake ?? now + shortest, now + shortest)
+            } else {
+                if shortest == nil { shortest = .some(budgets.shortest) }
+                if let budget = shortest ?? nil { wake = min(wake ?? now + budget, now + budget) }
             }
             guard let wake else { return }
             do { try await time.sleep(wake) } catch { return }
@@ -1000,6 +983,22 @@ public actor ApplicationHost {
     }
 }
 
+/// The time budget of each hook of one delivery, looked up when needed: a watchdog needs one or two per
+/// event, while looking them all up would cost a dispatcher call per participant.
+private struct Budgets: Sendable {
+    let plan: [Participant]
+    let event: LifecycleEvent
+    /// The configuration's budget for the event, which a module's own budget overrides.
+    let fallback: Duration?
+    let dispatcher: any LifecycleDispatcher
+
+    /// The budget of the hook at `position` of the plan.
+    subscript(position: Int) -> Duration? { dispatcher.moduleBudget(plan[position], for: event) ?? fallback }
+
+    /// The shortest budget of any hook of the event. Reads every one.
+    var shortest: Duration? { plan.indices.lazy.compactMap { self[$0] }.min() }
+}
+
 /// What a delivery under time limits produced.
 struct LimitedDelivery<R: Sendable> {
     var outcome: EventOutcome<R>
@@ -1009,88 +1008,353 @@ struct LimitedDelivery<R: Sendable> {
     var abandoned: [Participant]
 }
 
-/// One warm-up hook finishing, or running past its budget.
-enum WarmUpStep: Sendable {
-    case finished(Int, (any Error)?, Duration)
-    case timedOut(Int, Duration)
+/// Who waits for whom in one warm-up stage, by position in the warm-up plan.
+///
+/// A warm-up implementer waits for the implementers it reaches through its dependencies, directly or
+/// through participants without a warm-up — but not through another implementer: that one starts only
+/// after its own prerequisites finished, so waiting for it covers them. This gives every module the same
+/// start condition as waiting for every implementer in its transitive dependencies, with one visit per
+/// edge instead of a walk of the whole closure per module.
+package struct WarmUpGraph: Sendable {
+    /// For each position, the positions it waits for, each once.
+    package let waitsOn: [[Int]]
+    /// For each position, the positions that wait for it, in delivery order.
+    package let dependents: [[Int]]
+    /// The ids of the participants that do not implement warm-up, in delivery order.
+    package let withoutWarmUp: [Int]
+
+    /// Builds the graph of `plan` (the warm-up implementers, in delivery order) among `participants`
+    /// (every participant), following `dependencies` (a participant's direct dependencies, by id).
+    package init(
+        plan: [Participant],
+        participants: [Participant],
+        dependencies: (Participant) -> [Int]
+    ) {
+        // Participant ids are small and dense (given in join order, never reused): arrays indexed by id
+        // stand in for dictionaries and sets.
+        let idCount = (participants.lazy.map(\.id).max() ?? -1) + 1
+        var slot = [Int](repeating: -1, count: idCount)
+        for index in participants.indices { slot[participants[index].id] = index }
+        var position = [Int](repeating: -1, count: idCount)
+        for index in plan.indices { position[plan[index].id] = index }
+        withoutWarmUp = participants.lazy.map(\.id).filter { position[$0] < 0 }
+
+        // `visitedBy[id]` is the last position whose walk reached `id`: one array for every walk.
+        var visitedBy = [Int](repeating: -1, count: idCount)
+        var waitsOn: [[Int]] = []
+        waitsOn.reserveCapacity(plan.count)
+        var dependents: [[Int]] = Array(repeating: [], count: plan.count)
+        var stack: [Int] = []
+        for current in plan.indices {
+            var found: [Int] = []
+            stack.append(contentsOf: dependencies(plan[current]))
+            while let next = stack.popLast() {
+                guard next >= 0, next < idCount, visitedBy[next] != current else { continue }
+                visitedBy[next] = current
+                if position[next] >= 0 {
+                    found.append(position[next])  // an implementer: waited for, not walked through
+                } else if slot[next] >= 0 {
+                    stack.append(contentsOf: dependencies(participants[slot[next]]))
+                }
+            }
+            // Dependents are appended in increasing position: each list stays in delivery order.
+            for dependency in found { dependents[dependency].append(current) }
+            waitsOn.append(found)
+        }
+        self.waitsOn = waitsOn
+        self.dependents = dependents
+    }
 }
 
-/// The tasks of one warm-up stage, so it can be stopped from outside (terminate, rollback) as well as
-/// from inside: stopping cancels every hook in flight and ends the stream the stage waits on.
+/// One warm-up hook finishing, or running past its budget.
+enum WarmUpStep: Sendable {
+    /// The hook at the position returned or threw, after running the duration.
+    case finished(Int, (any Error)?, Duration)
+    /// The hook at the position ran past its budget (the first duration) and was abandoned after the second.
+    case timedOut(Int, budget: Duration, elapsed: Duration)
+}
+
+/// The running part of one warm-up stage: a runner task per hook in flight, one watchdog for all their
+/// budgets, and the steps (hooks finished or timed out) the stage has not taken yet.
+///
+/// The stage, on the host actor, starts hooks and takes steps in batches; runners and the watchdog add
+/// steps from their own tasks. It can be stopped from outside (terminate, rollback) as well as from
+/// inside: stopping cancels every hook in flight and the watchdog, and no step is added afterwards.
+///
+/// The watchdog sleeps until the earliest deadline among the hooks in flight (a min-heap of deadlines,
+/// from which hooks that finished are dropped lazily), reports every hook in flight whose deadline has
+/// passed, and sleeps again. It exits when no budgeted hook is in flight; the next budgeted start, or a
+/// start whose deadline comes before the watchdog's wake-up, starts a new one.
 final class WarmUpControl: Sendable {
     private struct State {
-        var runners: [Int: Task<Void, Never>] = [:]
-        var watchdogs: [Int: Task<Void, Never>] = [:]
+        /// Whether the hook at each position is in flight: started, and neither finished, timed out, left
+        /// nor stopped.
+        var running: [Bool]
+        /// The runner task of each hook in flight, once it is known.
+        var runners: [Task<Void, Never>?]
+        /// When each hook started and its budget, on the configured clock.
+        var started: [Duration]
+        var budgets: [Duration?]
+        /// The deadlines of the budgeted hooks started, earliest first; entries of hooks no longer in
+        /// flight are dropped when they come to the top.
+        var deadlines = DeadlineHeap()
+        var watchdog: Task<Void, Never>?
+        /// Identifies the current watchdog: an older one that is still awake exits.
+        var watchdogGeneration = 0
+        /// When the current watchdog means to wake up, or `nil` when none runs.
+        var watchdogWake: Duration?
+        /// Steps not yet taken by the stage, and the stage waiting for one.
+        var steps: [WarmUpStep] = []
+        var consumer: CheckedContinuation<Void, Never>?
         var stopped = false
         var fromOutside = true
-        /// Positions of participants removed from the host during the stage.
-        var left: Set<Int> = []
+        /// The positions of participants removed from the host during the stage.
+        var left: [Bool]
+
+        /// Marks the hook at `position` no longer in flight, returning its runner if it is known.
+        mutating func end(_ position: Int) -> Task<Void, Never>? {
+            running[position] = false
+            defer { runners[position] = nil }
+            return runners[position]
+        }
+
+        /// Adds a step, returning the stage to wake if it waits.
+        mutating func add(_ step: WarmUpStep) -> CheckedContinuation<Void, Never>? {
+            steps.append(step)
+            defer { consumer = nil }
+            return consumer
+        }
     }
 
-    private let state = Locked(State())
-    private let continuation: AsyncStream<WarmUpStep>.Continuation
-    /// Each participant's position in the stage's plan, by participant id.
-    private let positions: [Int: Int]
+    private let state: Locked<State>
+    private let time: ClockFunctions
+    /// Each participant's position in the stage's plan, by participant id (`-1`: not in the plan).
+    private let positions: [Int]
 
-    init(continuation: AsyncStream<WarmUpStep>.Continuation, positions: [Int: Int]) {
-        self.continuation = continuation
+    init(plan: [Participant], time: ClockFunctions) {
+        let count = plan.count
+        self.state = Locked(
+            State(
+                running: Array(repeating: false, count: count),
+                runners: Array(repeating: nil, count: count),
+                started: Array(repeating: .zero, count: count),
+                budgets: Array(repeating: nil, count: count),
+                left: Array(repeating: false, count: count)
+            )
+        )
+        self.time = time
+        var positions = [Int](repeating: -1, count: (plan.lazy.map(\.id).max() ?? -1) + 1)
+        for index in plan.indices { positions[plan[index].id] = index }
         self.positions = positions
+    }
+
+    /// Starts the hook at `position` in a runner task of its own, under `budget`. Returns `false`, starting
+    /// nothing, if its participant was removed from the host meanwhile.
+    func start(_ position: Int, budget: Duration?, call: @escaping @Sendable () async throws -> Void) -> Bool {
+        let startedAt = time.now()
+        enum Watchdog {
+            case keep
+            case replace(Task<Void, Never>?, generation: Int)
+        }
+        let watchdog: Watchdog? = state.withLock { state in
+            guard !state.left[position], !state.stopped else { return nil }
+            state.running[position] = true
+            state.started[position] = startedAt
+            state.budgets[position] = budget
+            guard let budget else { return .keep }
+            let due = startedAt + budget
+            state.deadlines.insert(due, position)
+            if let wake = state.watchdogWake, wake <= due { return .keep }
+            // No watchdog, or it would wake too late for this hook: a new one replaces it.
+            state.watchdogGeneration += 1
+            state.watchdogWake = due
+            defer { state.watchdog = nil }
+            return .replace(state.watchdog, generation: state.watchdogGeneration)
+        }
+        guard let watchdog else { return false }
+        let time = self.time
+        let runner = Task {
+            let failure: (any Error)?
+            do {
+                try await call()
+                failure = nil
+            } catch {
+                failure = error
+            }
+            self.finish(position, failure, elapsed: time.now() - startedAt)
+        }
+        // The runner may have finished already, or the watchdog abandoned it: then it is not kept.
+        let kept = state.withLock { state in
+            guard state.running[position] else { return false }
+            state.runners[position] = runner
+            return true
+        }
+        if !kept { runner.cancel() }
+        if case .replace(let old, let generation) = watchdog {
+            old?.cancel()
+            let new = Task { await self.watch(generation) }
+            let current = state.withLock { state in
+                guard state.watchdogGeneration == generation, !state.stopped else { return false }
+                state.watchdog = new
+                return true
+            }
+            if !current { new.cancel() }
+        }
+        return true
+    }
+
+    /// The runner's hook returned or threw: a step for the stage, unless the hook was abandoned meanwhile.
+    private func finish(_ position: Int, _ failure: (any Error)?, elapsed: Duration) {
+        let consumer: CheckedContinuation<Void, Never>? = state.withLock { state in
+            guard state.running[position] else { return nil }
+            _ = state.end(position)
+            return state.add(.finished(position, failure, elapsed))
+        }
+        consumer?.resume()
+    }
+
+    /// The watchdog: sleeps until the earliest deadline in flight, then abandons every hook past its
+    /// deadline (cancelling its runner) and reports it as a step.
+    private func watch(_ generation: Int) async {
+        while true {
+            let wake: Duration? = state.withLock { state in
+                guard state.watchdogGeneration == generation, !state.stopped else { return nil }
+                while let earliest = state.deadlines.first, !state.running[earliest.position] {
+                    state.deadlines.removeFirst()
+                }
+                state.watchdogWake = state.deadlines.first?.due
+                return state.watchdogWake
+            }
+            guard let wake else { return }
+            do { try await time.sleep(wake) } catch { return }
+            let now = time.now()
+            let (late, consumer): ([Task<Void, Never>], CheckedContinuation<Void, Never>?) = state.withLock { state in
+                guard state.watchdogGeneration == generation, !state.stopped else { return ([], nil) }
+                var late: [Task<Void, Never>] = []
+                var consumer: CheckedContinuation<Void, Never>?
+                while let earliest = state.deadlines.first, earliest.due <= now {
+                    state.deadlines.removeFirst()
+                    let position = earliest.position
+                    guard state.running[position] else { continue }
+                    if let runner = state.end(position) { late.append(runner) }
+                    let elapsed = now - state.started[position]
+                    consumer =
+                        state.add(.timedOut(position, budget: state.budgets[position] ?? .zero, elapsed: elapsed))
+                        ?? consumer
+                }
+                return (late, consumer)
+            }
+            for runner in late { runner.cancel() }
+            consumer?.resume()
+        }
+    }
+
+    /// The steps the stage has not taken yet, in the order they happened; waits for one if there are none.
+    /// Empty once the stage is stopped and every step is taken.
+    func nextSteps() async -> [WarmUpStep] {
+        while true {
+            let steps: [WarmUpStep]? = state.withLock { state in
+                guard state.steps.isEmpty else {
+                    defer { state.steps.removeAll(keepingCapacity: true) }
+                    return state.steps
+                }
+                return state.stopped ? [] : nil
+            }
+            if let steps { return steps }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { state in
+                    guard state.steps.isEmpty, !state.stopped else { return true }
+                    state.consumer = continuation
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        }
     }
 
     /// The participant `id` was removed from the host: cancel its hook if it runs, never start it, and
     /// count it as finished so the stage can end.
     func leave(_ id: Int) {
-        guard let position = positions[id] else { return }
-        let tasks: [Task<Void, Never>] = state.withLock { state in
-            guard !state.stopped else { return [] }
-            state.left.insert(position)
-            return [state.runners.removeValue(forKey: position), state.watchdogs.removeValue(forKey: position)]
-                .compactMap { $0 }
+        guard id < positions.count, positions[id] >= 0 else { return }
+        let position = positions[id]
+        let (runner, consumer): (Task<Void, Never>?, CheckedContinuation<Void, Never>?) = state.withLock { state in
+            guard !state.stopped else { return (nil, nil) }
+            state.left[position] = true
+            return (state.end(position), state.add(.finished(position, nil, .zero)))
         }
-        for task in tasks { task.cancel() }
-        continuation.yield(.finished(position, nil, .zero))
+        runner?.cancel()
+        consumer?.resume()
     }
 
-    func hasLeft(_ position: Int) -> Bool { state.withLock { $0.left.contains(position) } }
-
-    func track(_ position: Int, runner: Task<Void, Never>, watchdog: Task<Void, Never>?) {
-        state.withLock { state in
-            state.runners[position] = runner
-            state.watchdogs[position] = watchdog
-        }
-    }
-
-    /// The hook finished: its watchdog is no longer needed.
-    func settle(_ position: Int) {
-        state.withLock { $0.watchdogs.removeValue(forKey: position) }?.cancel()
-        state.withLock { _ = $0.runners.removeValue(forKey: position) }
-    }
-
-    /// The hook ran past its budget: cancel it and stop waiting for it.
-    func abandon(_ position: Int) {
-        state.withLock { $0.runners.removeValue(forKey: position) }?.cancel()
-        state.withLock { _ = $0.watchdogs.removeValue(forKey: position) }
-    }
+    func hasLeft(_ position: Int) -> Bool { state.withLock { $0.left[position] } }
 
     var isStopped: Bool { state.withLock { $0.stopped } }
     var wasStoppedFromOutside: Bool { state.withLock { $0.stopped && $0.fromOutside } }
 
-    /// Cancels everything in flight and ends the stream. Idempotent.
+    /// Cancels everything in flight and the watchdog, and wakes the stage. Idempotent.
     func stop() {
-        let tasks: [Task<Void, Never>] = state.withLock { state in
+        let (tasks, consumer): ([Task<Void, Never>], CheckedContinuation<Void, Never>?) = state.withLock { state in
             state.stopped = true
-            defer {
-                state.runners.removeAll()
-                state.watchdogs.removeAll()
+            var tasks: [Task<Void, Never>] = []
+            for position in state.runners.indices where state.running[position] {
+                if let runner = state.end(position) { tasks.append(runner) }
             }
-            return Array(state.runners.values) + Array(state.watchdogs.values)
+            if let watchdog = state.watchdog { tasks.append(watchdog) }
+            state.watchdog = nil
+            state.watchdogWake = nil
+            defer { state.consumer = nil }
+            return (tasks, state.consumer)
         }
         for task in tasks { task.cancel() }
-        continuation.finish()
+        consumer?.resume()
     }
 
     /// Marks the coming `stop()` as the stage's own ending (not a stop from outside).
     func finishing() { state.withLock { $0.fromOutside = false } }
+}
+
+/// A binary min-heap of deadlines (on the configured clock) with the position of their hook: the
+/// watchdog's agenda.
+struct DeadlineHeap {
+    private var entries: [(due: Duration, position: Int)] = []
+
+    var first: (due: Duration, position: Int)? { entries.first }
+
+    /// Earlier deadlines first; among equal ones, delivery order.
+    private static func precedes(_ a: (due: Duration, position: Int), _ b: (due: Duration, position: Int)) -> Bool {
+        a.due != b.due ? a.due < b.due : a.position < b.position
+    }
+
+    mutating func insert(_ due: Duration, _ position: Int) {
+        entries.append((due, position))
+        var child = entries.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard Self.precedes(entries[child], entries[parent]) else { break }
+            entries.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    mutating func removeFirst() {
+        guard entries.count > 1 else {
+            entries.removeAll()
+            return
+        }
+        entries.swapAt(0, entries.count - 1)
+        entries.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var smallest = parent
+            if left < entries.count, Self.precedes(entries[left], entries[smallest]) { smallest = left }
+            if right < entries.count, Self.precedes(entries[right], entries[smallest]) { smallest = right }
+            guard smallest != parent else { return }
+            entries.swapAt(parent, smallest)
+            parent = smallest
+        }
+    }
 }
 
 /// How a watchdog or a runner ended one supervised run.

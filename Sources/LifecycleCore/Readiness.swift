@@ -56,6 +56,13 @@ final class Readiness: Sendable {
         }
     }
 
+    func markReady(_ index: Int) {
+        resume { state in
+            state.ready.insert(index)
+            state.pending.remove(index)
+        }
+    }
+
     func markReady(_ indices: some Sequence<Int>) {
         resume { state in
             state.ready.formUnion(indices)
@@ -94,6 +101,7 @@ final class Readiness: Sendable {
     private func resume(_ update: (inout State) -> Void) {
         let due: [(CheckedContinuation<Outcome, Never>, Outcome)] = state.withLock { state in
             update(&state)
+            guard !state.waiters.isEmpty else { return [] }
             var due: [(CheckedContinuation<Outcome, Never>, Outcome)] = []
             let waiters = state.waiters
             state.waiters = waiters.filter { waiter in

@@ -46,12 +46,28 @@ public struct HookTimeout: Error, Sendable, Hashable, CustomStringConvertible {
 /// such a time.
 package struct ClockFunctions: Sendable {
     package let now: @Sendable () -> Duration
+    /// ``now`` and the `ContinuousClock` instant it was read at, for delivery records. One reading when
+    /// the configured clock is the continuous clock (the default), which is every supervised hook call.
+    package let nowAndWall: @Sendable () -> (Duration, ContinuousClock.Instant)
     package let sleep: @Sendable (_ until: Duration) async throws -> Void
 
     package init<C: Clock>(_ clock: C) where C.Duration == Duration {
-        let origin = clock.now
-        now = { origin.duration(to: clock.now) }
-        sleep = { offset in try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil) }
+        if let continuous = clock as? ContinuousClock {
+            // Concrete code for the default clock: no generic instant arithmetic per reading.
+            let origin = ContinuousClock.now
+            now = { origin.duration(to: .now) }
+            nowAndWall = {
+                let wall = ContinuousClock.now
+                return (origin.duration(to: wall), wall)
+            }
+            sleep = { offset in try await continuous.sleep(until: origin.advanced(by: offset), tolerance: nil) }
+        } else {
+            let origin = clock.now
+            let now: @Sendable () -> Duration = { origin.duration(to: clock.now) }
+            self.now = now
+            nowAndWall = { (now(), ContinuousClock.now) }
+            sleep = { offset in try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil) }
+        }
     }
 }
 
@@ -78,8 +94,14 @@ package final class DeliverySupervision: DeliverySupervisor {
     fileprivate struct State {
         var generation = 0
         var current: (position: Int, start: Duration, wallStart: ContinuousClock.Instant)?
+        /// The answers kept: every one when the event combines results, else only the failures.
         var answers: [Answer] = []
+        /// The position of every hook that answered, in the order they answered.
+        var answered: [Int] = []
         var finished = false
+        /// How many hooks were called, and the watchdog waiting for the next call, if it waits.
+        var calls = 0
+        var watchdog: CheckedContinuation<Void, Never>?
     }
 
     private let time: ClockFunctions
@@ -89,7 +111,10 @@ package final class DeliverySupervision: DeliverySupervisor {
     /// The state shared by every runner of one delivery.
     package final class SharedState: Sendable {
         fileprivate let state = Locked(State())
-        package init() {}
+        /// Whether answers are kept for combining; without, only failures are, and answering costs less.
+        fileprivate let keepsAnswers: Bool
+
+        package init(keepsAnswers: Bool = true) { self.keepsAnswers = keepsAnswers }
     }
 
     package init(time: ClockFunctions, shared: SharedState, generation: Int) {
@@ -99,13 +124,16 @@ package final class DeliverySupervision: DeliverySupervisor {
     }
 
     package func willCall(_ position: Int) -> Bool {
-        let now = time.now()
-        let wall = ContinuousClock.now
-        return shared.state.withLock { state in
-            guard state.generation == generation, !state.finished else { return false }
+        let (now, wall) = time.nowAndWall()
+        let (calling, watchdog): (Bool, CheckedContinuation<Void, Never>?) = shared.state.withLock { state in
+            guard state.generation == generation, !state.finished else { return (false, nil) }
             state.current = (position, now, wall)
-            return true
+            state.calls += 1
+            defer { state.watchdog = nil }
+            return (true, state.watchdog)
         }
+        watchdog?.resume()
+        return calling
     }
 
     /// Whether this runner is still the current one (no hook of it was abandoned). Once the runner has
@@ -114,19 +142,42 @@ package final class DeliverySupervision: DeliverySupervisor {
 
     @discardableResult
     package func didCall(_ position: Int, answer: (any Sendable)?, failure: (any Error)?) -> Bool {
-        shared.state.withLock { state in
+        let keep = shared.keepsAnswers || failure != nil
+        return shared.state.withLock { state in
             guard state.generation == generation else { return false }
             state.current = nil
-            state.answers.append(Answer(position: position, answer: answer, failure: failure))
+            state.answered.append(position)
+            if keep { state.answers.append(Answer(position: position, answer: answer, failure: failure)) }
             return true
         }
     }
 }
 
 extension DeliverySupervision.SharedState {
-    /// The hook in progress and when it started, if any.
-    package var current: (position: Int, start: Duration, wallStart: ContinuousClock.Instant)? {
-        state.withLock { $0.current }
+    /// The hook in progress and when it started, if any, and how many hooks were called so far.
+    package var progress: (current: (position: Int, start: Duration, wallStart: ContinuousClock.Instant)?, calls: Int) {
+        state.withLock { ($0.current, $0.calls) }
+    }
+
+    /// Returns once a hook is called after the first `calls`, the delivery is finished, or the task is
+    /// cancelled: a watchdog with no hook to watch waits here instead of polling.
+    package func waitForCall(after calls: Int) async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let (now, replaced): (Bool, CheckedContinuation<Void, Never>?) = state.withLock { state in
+                    guard state.calls == calls, !state.finished, !Task.isCancelled else { return (true, nil) }
+                    defer { state.watchdog = continuation }
+                    return (false, state.watchdog)
+                }
+                replaced?.resume()
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { state in
+                defer { state.watchdog = nil }
+                return state.watchdog
+            }?.resume()
+        }
     }
 
     /// Abandons the hook at `position` if it is still the one in progress, superseding its runner in the
@@ -156,11 +207,20 @@ extension DeliverySupervision.SharedState {
         state.withLock { state in
             state.finished = true
             state.current = nil
+            defer { state.watchdog = nil }
+            return state.watchdog
+        }?.resume()
+    }
+
+    /// The answers kept (see `keepsAnswers`), in delivery order.
+    package var answers: [DeliverySupervision.Answer] {
+        state.withLock { state in
+            // Each runner answers in increasing position, after the last answer of the one it replaced.
+            let sorted = zip(state.answers, state.answers.dropFirst()).allSatisfy { $0.position < $1.position }
+            return sorted ? state.answers : state.answers.sorted { $0.position < $1.position }
         }
     }
 
-    /// Every answer collected, in delivery order.
-    package var answers: [DeliverySupervision.Answer] {
-        state.withLock { $0.answers.sorted { $0.position < $1.position } }
-    }
+    /// The positions of every hook that answered.
+    package var answered: [Int] { state.withLock { $0.answered } }
 }
