@@ -50,6 +50,9 @@ public actor ApplicationHost {
     public nonisolated let journal: DeliveryJournal?
     /// What delivery reports each hook call to: the journal, then ``Configuration/onDelivery``.
     private nonisolated let observer: DeliveryObserver?
+    /// The journal when it is the only listener: then the host records into it directly (see
+    /// `DeliveryJournal.record(_:of:at:start:duration:result:error:)`), without a ``DeliveryRecord``.
+    private nonisolated let journalOnly: DeliveryJournal?
     /// The configured clock, opened once.
     private nonisolated let time: ClockFunctions
 
@@ -87,6 +90,7 @@ public actor ApplicationHost {
         self.time = ClockFunctions(configuration.clock)
         let journal = configuration.journalCapacity > 0 ? DeliveryJournal(capacity: configuration.journalCapacity) : nil
         self.journal = journal
+        self.journalOnly = configuration.onDelivery == nil ? journal : nil
         switch (journal, configuration.onDelivery) {
         case (nil, nil): self.observer = nil
         case (let journal?, nil): self.observer = { journal.record($0) }
@@ -530,7 +534,7 @@ public actor ApplicationHost {
             dispatcher: dispatcher,
             direct: { await dispatcher.open(url, observer: observer, from: 0, supervisor: nil) },
             combine: { booleanResult(.openURL, $0) },
-            run: { from, supervisor in
+            run: { from, supervisor, observer in
                 _ = await dispatcher.open(url, observer: observer, from: from, supervisor: supervisor)
             }
         )
@@ -557,7 +561,7 @@ public actor ApplicationHost {
                 }
                     ?? E.Result.unanswered
             },
-            run: { from, supervisor in
+            run: { from, supervisor, observer in
                 _ = await dispatcher.deliver(event, observer: observer, from: from, supervisor: supervisor)
             }
         )
@@ -599,7 +603,7 @@ public actor ApplicationHost {
             deadline: deadline,
             direct: { await dispatcher.deliver(event, scope: scope, observer: observer, from: 0, supervisor: nil) },
             combine: { booleanResult(event, $0) },
-            run: { from, supervisor in
+            run: { from, supervisor, observer in
                 _ = await dispatcher.deliver(
                     event,
                     scope: scope,
@@ -711,16 +715,28 @@ public actor ApplicationHost {
                     // Removed from the host during the stage: it no longer counts, whatever its hook did.
                     break
                 case .finished(_, let error, let elapsed):
-                    observer?(
-                        DeliveryRecord(
-                            event: .warmUp,
-                            participant: participant,
+                    if let journalOnly {
+                        journalOnly.record(
+                            .warmUp,
+                            of: plan,
+                            at: position,
                             start: wallStart(position, elapsed),
                             duration: elapsed,
                             result: nil,
                             error: error
                         )
-                    )
+                    } else {
+                        observer?(
+                            DeliveryRecord(
+                                event: .warmUp,
+                                participant: participant,
+                                start: wallStart(position, elapsed),
+                                duration: elapsed,
+                                result: nil,
+                                error: error
+                            )
+                        )
+                    }
                     failure = error.map { HookFailure(participant: participant, event: .warmUp, error: $0) }
                     if let failure, aborters.contains(participant.id) { stop = failure }
                 case .timedOut(_, let budget, let elapsed):
@@ -769,7 +785,9 @@ public actor ApplicationHost {
         deadline: Duration? = nil,
         direct: () async -> EventOutcome<R>,
         combine: @escaping ([any Sendable]) -> R,
-        run: @escaping @Sendable (_ from: Int, _ supervisor: any DeliverySupervisor) async -> Void
+        run:
+            @escaping @Sendable (_ from: Int, _ supervisor: any DeliverySupervisor, _ observer: DeliveryObserver?) async
+            -> Void
     ) async -> LimitedDelivery<R> {
         let plan = dispatcher.plan(for: event)
         // Read once: each read of `configuration` copies it (and retains what it holds).
@@ -789,7 +807,11 @@ public actor ApplicationHost {
         let stoppers: Set<Int>
         if case .untilFailureOf(let set) = scope { stoppers = set } else { stoppers = [] }
 
-        let shared = DeliverySupervision.SharedState(keepsAnswers: event.resultRule != .none)
+        // With nobody but the journal listening, the supervisor journals each call, and the fan-out is
+        // given no observer: it then builds no DeliveryRecord and reads no clock of its own.
+        let journaling = journalOnly.map { DeliverySupervision.Journaling(journal: $0, event: event, plan: plan) }
+        let observer = journaling == nil ? self.observer : nil
+        let shared = DeliverySupervision.SharedState(keepsAnswers: event.resultRule != .none, journaling: journaling)
         let time = self.time
         let absoluteDeadline = deadline.map { time.now() + $0 }
         var from = 0
@@ -802,7 +824,7 @@ public actor ApplicationHost {
             let ending = PendingReply<WatchEnding>()
             let start = from
             let runner = Task { @Sendable in
-                await run(start, supervisor)
+                await run(start, supervisor, observer)
                 // A superseded runner leaves the ending to the watchdog, which reports the timeout: if it
                 // said `.finished`, the host would take the event as complete and skip the rest.
                 if supervisor.isCurrent { ending.resolve(.success(.finished)) }

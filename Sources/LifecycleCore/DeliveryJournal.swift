@@ -49,11 +49,40 @@ public final class DeliveryJournal: Sendable {
         public let failures: Int
     }
 
+    /// One recorded call, kept raw: its ``Entry`` is built when someone reads the journal, so recording
+    /// touches neither the participant's name nor the clock arithmetic.
+    private struct Record {
+        /// Who received the call: a participant given by a ``DeliveryRecord``, or a position in the plan
+        /// the host delivered (the plan array is shared by every call of the event).
+        enum Receiver {
+            case participant(Participant)
+            case planned([Participant], Int)
+        }
+
+        let sequence: Int
+        let event: LifecycleEvent
+        let receiver: Receiver
+        let start: ContinuousClock.Instant
+        let duration: Duration
+        let result: Bool?
+        let error: String?
+
+        var participant: Participant {
+            switch receiver {
+            case .participant(let participant): return participant
+            case .planned(let plan, let position): return plan[position]
+            }
+        }
+    }
+
     private struct Storage {
-        var entries: [Entry] = []
+        var records: [Record] = []
         var head = 0
         var nextSequence = 0
         var dropped = 0
+
+        /// The kept records, oldest first.
+        var inOrder: [Record] { Array(records[head...] + records[..<head]) }
     }
 
     /// The most entries kept.
@@ -69,35 +98,79 @@ public final class DeliveryJournal: Sendable {
 
     /// Records one delivery.
     public func record(_ delivery: DeliveryRecord) {
-        let start = microseconds(origin.duration(to: delivery.start))
-        let duration = microseconds(delivery.duration)
+        append(
+            delivery.event,
+            .participant(delivery.participant),
+            start: delivery.start,
+            duration: delivery.duration,
+            result: delivery.result,
+            error: delivery.error
+        )
+    }
+
+    /// Records one call of the hook of `plan[position]`: the host's way when nobody else observes
+    /// deliveries, without building a ``DeliveryRecord``. The journal keeps a reference to `plan` while
+    /// it keeps the entry.
+    package func record(
+        _ event: LifecycleEvent,
+        of plan: [Participant],
+        at position: Int,
+        start: ContinuousClock.Instant,
+        duration: Duration,
+        result: Bool?,
+        error: (any Error)?
+    ) {
+        append(event, .planned(plan, position), start: start, duration: duration, result: result, error: error)
+    }
+
+    private func append(
+        _ event: LifecycleEvent,
+        _ receiver: Record.Receiver,
+        start: ContinuousClock.Instant,
+        duration: Duration,
+        result: Bool?,
+        error: (any Error)?
+    ) {
+        // Described now, as thrown: an error's description may not stay the same.
+        let description = error.map { "\($0)" }
         storage.withLock { storage in
-            let entry = Entry(
+            let record = Record(
                 sequence: storage.nextSequence,
-                event: delivery.event.name,
-                participant: delivery.participant.name,
-                priority: delivery.participant.priority?.rawValue,
-                startMicroseconds: start,
-                durationMicroseconds: duration,
-                result: delivery.result,
-                error: delivery.error.map { "\($0)" }
+                event: event,
+                receiver: receiver,
+                start: start,
+                duration: duration,
+                result: result,
+                error: description
             )
             storage.nextSequence += 1
-            if storage.entries.count < capacity {
-                storage.entries.append(entry)
+            if storage.records.count < capacity {
+                storage.records.append(record)
             } else {
-                storage.entries[storage.head] = entry
+                storage.records[storage.head] = record
                 storage.head = (storage.head + 1) % capacity
                 storage.dropped += 1
             }
         }
     }
 
+    private func entry(_ record: Record) -> Entry {
+        let participant = record.participant
+        return Entry(
+            sequence: record.sequence,
+            event: record.event.name,
+            participant: participant.name,
+            priority: participant.priority?.rawValue,
+            startMicroseconds: microseconds(origin.duration(to: record.start)),
+            durationMicroseconds: microseconds(record.duration),
+            result: record.result,
+            error: record.error
+        )
+    }
+
     /// The kept entries, oldest first.
     public var entries: [Entry] {
-        storage.withLock { storage in
-            Array(storage.entries[storage.head...] + storage.entries[..<storage.head])
-        }
+        storage.withLock { $0.inOrder }.map(entry)
     }
 
     /// How many of the oldest entries were dropped to stay within ``capacity``.
@@ -113,10 +186,8 @@ public final class DeliveryJournal: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         // One snapshot, so the drop count and the entries agree.
-        let (dropped, entries): (Int, [Entry]) = storage.withLock { storage in
-            (storage.dropped, Array(storage.entries[storage.head...] + storage.entries[..<storage.head]))
-        }
-        return try encoder.encode(Document(capacity: capacity, dropped: dropped, entries: entries))
+        let (dropped, records): (Int, [Record]) = storage.withLock { storage in (storage.dropped, storage.inOrder) }
+        return try encoder.encode(Document(capacity: capacity, dropped: dropped, entries: records.map(entry)))
     }
 
     /// Time per participant over `events` (all events when empty), slowest first; ties by name.

@@ -108,13 +108,34 @@ package final class DeliverySupervision: DeliverySupervisor {
     private let generation: Int
     private let shared: SharedState
 
+    /// Where the supervisor journals each hook call itself, instead of the fan-out building a
+    /// ``DeliveryRecord`` for an observer: the delivered event, its plan, and the journal.
+    package struct Journaling: Sendable {
+        let journal: DeliveryJournal
+        let event: LifecycleEvent
+        let plan: [Participant]
+        /// Whether the event has a Bool result to record.
+        let hasResult: Bool
+
+        package init(journal: DeliveryJournal, event: LifecycleEvent, plan: [Participant]) {
+            self.journal = journal
+            self.event = event
+            self.plan = plan
+            self.hasResult = event.resultRule != .none
+        }
+    }
+
     /// The state shared by every runner of one delivery.
     package final class SharedState: Sendable {
         fileprivate let state = Locked(State())
         /// Whether answers are kept for combining; without, only failures are, and answering costs less.
         fileprivate let keepsAnswers: Bool
+        fileprivate let journaling: Journaling?
 
-        package init(keepsAnswers: Bool = true) { self.keepsAnswers = keepsAnswers }
+        package init(keepsAnswers: Bool = true, journaling: Journaling? = nil) {
+            self.keepsAnswers = keepsAnswers
+            self.journaling = journaling
+        }
     }
 
     package init(time: ClockFunctions, shared: SharedState, generation: Int) {
@@ -143,13 +164,31 @@ package final class DeliverySupervision: DeliverySupervisor {
     @discardableResult
     package func didCall(_ position: Int, answer: (any Sendable)?, failure: (any Error)?) -> Bool {
         let keep = shared.keepsAnswers || failure != nil
-        return shared.state.withLock { state in
-            guard state.generation == generation else { return false }
+        let journaling = shared.journaling
+        let end: ContinuousClock.Instant? = journaling == nil ? nil : .now
+        let (accepted, start): (Bool, ContinuousClock.Instant?) = shared.state.withLock { state in
+            guard state.generation == generation else { return (false, nil) }
+            // The hook in progress is this one: a runner calls one hook at a time, and one superseded
+            // meanwhile was turned away above.
+            let start = state.current?.wallStart
             state.current = nil
             state.answered.append(position)
             if keep { state.answers.append(Answer(position: position, answer: answer, failure: failure)) }
-            return true
+            return (true, start)
         }
+        // Journaled as the fan-out would report it to an observer: only a call that counts, once it returned.
+        if accepted, let journaling, let start, let end {
+            journaling.journal.record(
+                journaling.event,
+                of: journaling.plan,
+                at: position,
+                start: start,
+                duration: start.duration(to: end),
+                result: journaling.hasResult ? answer as? Bool : nil,
+                error: failure
+            )
+        }
+        return accepted
     }
 }
 
