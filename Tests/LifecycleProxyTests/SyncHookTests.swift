@@ -3,43 +3,17 @@ import LifecycleCore
 @_spi(Dispatch) import LifecycleProxy
 import Testing
 
-/// A participant that adopts the synchronous form of every event that has one.
-protocol RecordsEverythingSynchronously: SyncWillFinishLaunching, SyncSetupStage, SyncInitializeStage,
-    SyncDidFinishLaunching, SyncWillEnterForeground, SyncDidBecomeActive, SyncWillResignActive,
-    SyncDidEnterBackground, SyncWillTerminate, SyncDidReceiveMemoryWarning, SyncOpenURL
-{
-    var script: Script { get }
-}
+/// A participant that adopts the synchronous form of every event that has one. ``RecordsEverything``'s
+/// hooks are ordinary functions, so they satisfy the synchronous requirements too; only the two stages
+/// are new.
+protocol RecordsEverythingSynchronously: RecordsEverything, SyncWillFinishLaunching, SyncSetupStage,
+    SyncInitializeStage, SyncDidFinishLaunching, SyncWillEnterForeground, SyncDidBecomeActive,
+    SyncWillResignActive, SyncDidEnterBackground, SyncWillTerminate, SyncDidReceiveMemoryWarning, SyncOpenURL
+{}
 
 extension RecordsEverythingSynchronously {
-    static var shortName: String { String(describing: Self.self) }
-
-    func willFinishLaunching(_ context: LifecycleContext) throws -> Bool {
-        try script.perform(Self.shortName, "willFinishLaunching")
-        return script.answer(Self.shortName, "willFinishLaunching")
-    }
     func setUp(_ context: LifecycleContext) throws { try script.perform(Self.shortName, "setup") }
     func initialize(_ context: LifecycleContext) throws { try script.perform(Self.shortName, "initialize") }
-    func didFinishLaunching(_ context: LifecycleContext) throws -> Bool {
-        try script.perform(Self.shortName, "didFinishLaunching")
-        return script.answer(Self.shortName, "didFinishLaunching")
-    }
-    func willEnterForeground(_ context: LifecycleContext) throws {
-        try script.perform(Self.shortName, "willEnterForeground")
-    }
-    func didBecomeActive(_ context: LifecycleContext) throws { try script.perform(Self.shortName, "didBecomeActive") }
-    func willResignActive(_ context: LifecycleContext) throws { try script.perform(Self.shortName, "willResignActive") }
-    func didEnterBackground(_ context: LifecycleContext) throws {
-        try script.perform(Self.shortName, "didEnterBackground")
-    }
-    func willTerminate(_ context: LifecycleContext) throws { try script.perform(Self.shortName, "willTerminate") }
-    func didReceiveMemoryWarning(_ context: LifecycleContext) throws {
-        try script.perform(Self.shortName, "didReceiveMemoryWarning")
-    }
-    func open(_ url: URL, context: LifecycleContext) throws -> Bool {
-        try script.perform(Self.shortName, "openURL")
-        return script.answer(Self.shortName, "openURL")
-    }
 }
 
 /// A high-priority module whose hooks are all synchronous.
