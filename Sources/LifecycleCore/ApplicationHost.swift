@@ -87,8 +87,11 @@ public actor ApplicationHost {
         self.mailbox = mailbox
         self.context = context
         self.configuration = configuration
-        self.time = ClockFunctions(configuration.clock)
-        let journal = configuration.journalCapacity > 0 ? DeliveryJournal(capacity: configuration.journalCapacity) : nil
+        let time = ClockFunctions(configuration.clock)
+        self.time = time
+        let journal =
+            configuration.journalCapacity > 0
+            ? DeliveryJournal(capacity: configuration.journalCapacity, origin: time.wallOrigin) : nil
         self.journal = journal
         self.journalOnly = configuration.onDelivery == nil ? journal : nil
         switch (journal, configuration.onDelivery) {
@@ -677,18 +680,15 @@ public actor ApplicationHost {
         warmUpControl = control
         let observer = self.observer
         let fallbackBudget = configuration.eventBudgets[.warmUp] ?? configuration.hookBudget
-        // The wall-clock start of each hook, for the journal and `onDelivery`; read only when someone listens.
-        var wallStarts: [ContinuousClock.Instant?] = Array(repeating: nil, count: observer == nil ? 0 : plan.count)
+        // The wall-clock start of each hook, for the journal and `onDelivery`; kept only when someone listens.
+        var wallStarts: [Duration] = Array(repeating: .zero, count: observer == nil ? 0 : plan.count)
+        let journalShift = journalOnly.map { $0.origin.duration(to: time.wallOrigin) } ?? .zero
         func start(_ position: Int) {
             let budget = dispatcher.moduleBudget(plan[position], for: .warmUp) ?? fallbackBudget
-            let wallStart: ContinuousClock.Instant? = observer == nil ? nil : .now
+            let (now, wall) = time.nowAndWall()
             // `false`: removed while waiting, it never starts.
-            if control.start(position, budget: budget, call: dispatcher.warmUpCall(at: position)) {
-                if let wallStart { wallStarts[position] = wallStart }
-            }
-        }
-        func wallStart(_ position: Int, _ elapsed: Duration) -> ContinuousClock.Instant {
-            (wallStarts.isEmpty ? nil : wallStarts[position]) ?? .now - elapsed
+            let started = control.start(position, at: now, budget: budget, call: dispatcher.warmUpCall(at: position))
+            if started, !wallStarts.isEmpty { wallStarts[position] = wall }
         }
         for position in plan.indices where waiting[position] == 0 { start(position) }
 
@@ -720,17 +720,17 @@ public actor ApplicationHost {
                             .warmUp,
                             of: plan,
                             at: position,
-                            start: wallStart(position, elapsed),
+                            startOffset: wallStarts[position] + journalShift,
                             duration: elapsed,
                             result: nil,
                             error: error
                         )
-                    } else {
-                        observer?(
+                    } else if let observer {
+                        observer(
                             DeliveryRecord(
                                 event: .warmUp,
                                 participant: participant,
-                                start: wallStart(position, elapsed),
+                                start: time.wall(wallStarts[position]),
                                 duration: elapsed,
                                 result: nil,
                                 error: error
@@ -747,7 +747,7 @@ public actor ApplicationHost {
                         elapsed: elapsed
                     )
                     failure = HookFailure(participant: participant, event: .warmUp, error: timeout)
-                    report(timeout, of: participant, since: wallStart(position, elapsed))
+                    report(timeout, of: participant, since: wallStarts.isEmpty ? .zero : wallStarts[position])
                     if !degradedModules.contains(participant) { degradedModules.append(participant) }
                     if configuration.timeoutPolicy == .fail || aborters.contains(participant.id) { stop = failure }
                 }
@@ -809,10 +809,12 @@ public actor ApplicationHost {
 
         // With nobody but the journal listening, the supervisor journals each call, and the fan-out is
         // given no observer: it then builds no DeliveryRecord and reads no clock of its own.
-        let journaling = journalOnly.map { DeliverySupervision.Journaling(journal: $0, event: event, plan: plan) }
+        let time = self.time
+        let journaling = journalOnly.map {
+            DeliverySupervision.Journaling(journal: $0, event: event, plan: plan, time: time)
+        }
         let observer = journaling == nil ? self.observer : nil
         let shared = DeliverySupervision.SharedState(keepsAnswers: event.resultRule != .none, journaling: journaling)
-        let time = self.time
         let absoluteDeadline = deadline.map { time.now() + $0 }
         var from = 0
         var generation = 0
@@ -868,7 +870,7 @@ public actor ApplicationHost {
                         elapsed: elapsed
                     )
                     timeouts.append((position, HookFailure(participant: participant, event: event, error: timeout)))
-                    report(timeout, of: participant, since: wallStart ?? .now - elapsed)
+                    report(timeout, of: participant, since: wallStart ?? time.wallNow() - elapsed)
                 }
                 abandoned = plan.indices
                     .filter { $0 >= from && !done.contains($0) && inScope(plan[$0]) }
@@ -896,12 +898,12 @@ public actor ApplicationHost {
 
     /// Tells the journal and ``Configuration/onDelivery`` about a hook abandoned on a timeout: it never
     /// completes, so the fan-out cannot.
-    private func report(_ timeout: HookTimeout, of participant: Participant, since start: ContinuousClock.Instant) {
+    private func report(_ timeout: HookTimeout, of participant: Participant, since start: Duration) {
         observer?(
             DeliveryRecord(
                 event: timeout.event,
                 participant: participant,
-                start: start,
+                start: time.wall(start),
                 duration: timeout.elapsed,
                 result: nil,
                 error: timeout
@@ -928,7 +930,13 @@ public actor ApplicationHost {
             if let deadline, now >= deadline {
                 let current = shared.stopAll()
                 ending.resolve(
-                    .success(.deadline(current?.position, current.map { now - $0.start } ?? .zero, current?.wallStart))
+                    .success(
+                        .deadline(
+                            current?.position,
+                            current.map { now - $0.start } ?? .zero,
+                            wallStart: current?.wallStart
+                        )
+                    )
                 )
                 return
             }
@@ -947,7 +955,12 @@ public actor ApplicationHost {
                     if let next = shared.expire(position: current.position) {
                         ending.resolve(
                             .success(
-                                .timedOut(current.position, now - current.start, current.wallStart, generation: next)
+                                .timedOut(
+                                    current.position,
+                                    now - current.start,
+                                    wallStart: current.wallStart,
+                                    generation: next
+                                )
                             )
                         )
                         return
@@ -1170,10 +1183,15 @@ final class WarmUpControl: Sendable {
         self.positions = positions
     }
 
-    /// Starts the hook at `position` in a runner task of its own, under `budget`. Returns `false`, starting
-    /// nothing, if its participant was removed from the host meanwhile.
-    func start(_ position: Int, budget: Duration?, call: @escaping @Sendable () async throws -> Void) -> Bool {
-        let startedAt = time.now()
+    /// Starts the hook at `position` in a runner task of its own, under `budget`, counting its time from
+    /// `startedAt` (now, on the configured clock). Returns `false`, starting nothing, if its participant was
+    /// removed from the host meanwhile.
+    func start(
+        _ position: Int,
+        at startedAt: Duration,
+        budget: Duration?,
+        call: @escaping @Sendable () async throws -> Void
+    ) -> Bool {
         enum Watchdog {
             case keep
             case replace(Task<Void, Never>?, generation: Int)
@@ -1384,9 +1402,9 @@ private enum WatchEnding: Sendable {
     case finished
     /// The hook at the position was expired after running the duration (from the wall-clock instant);
     /// its runner is already superseded by `generation`.
-    case timedOut(Int, Duration, ContinuousClock.Instant, generation: Int)
+    case timedOut(Int, Duration, wallStart: Duration, generation: Int)
     /// The overall deadline passed; everything is superseded. The hook in progress, if any.
-    case deadline(Int?, Duration, ContinuousClock.Instant?)
+    case deadline(Int?, Duration, wallStart: Duration?)
 }
 
 /// The combined result of a built-in event from its participants' answers.

@@ -62,7 +62,8 @@ public final class DeliveryJournal: Sendable {
         let sequence: Int
         let event: LifecycleEvent
         let receiver: Receiver
-        let start: ContinuousClock.Instant
+        /// Since the journal's origin.
+        let start: Duration
         let duration: Duration
         let result: Bool?
         let error: String?
@@ -87,13 +88,19 @@ public final class DeliveryJournal: Sendable {
 
     /// The most entries kept.
     public let capacity: Int
-    private let origin: ContinuousClock.Instant
+    /// The instant entries' start times are measured from.
+    package let origin: ContinuousClock.Instant
     private let storage = Locked(Storage())
 
     /// Creates an empty journal that keeps at most `capacity` entries (at least 1).
-    public init(capacity: Int) {
+    public convenience init(capacity: Int) {
+        self.init(capacity: capacity, origin: .now)
+    }
+
+    /// Creates an empty journal whose start times count from `origin`.
+    package init(capacity: Int, origin: ContinuousClock.Instant) {
         self.capacity = max(1, capacity)
-        self.origin = .now
+        self.origin = origin
     }
 
     /// Records one delivery.
@@ -101,32 +108,32 @@ public final class DeliveryJournal: Sendable {
         append(
             delivery.event,
             .participant(delivery.participant),
-            start: delivery.start,
+            start: origin.duration(to: delivery.start),
             duration: delivery.duration,
             result: delivery.result,
             error: delivery.error
         )
     }
 
-    /// Records one call of the hook of `plan[position]`: the host's way when nobody else observes
-    /// deliveries, without building a ``DeliveryRecord``. The journal keeps a reference to `plan` while
-    /// it keeps the entry.
+    /// Records one call of the hook of `plan[position]` that started `startOffset` after ``origin``: the
+    /// host's way when nobody else observes deliveries, without building a ``DeliveryRecord``. The
+    /// journal keeps a reference to `plan` while it keeps the entry.
     package func record(
         _ event: LifecycleEvent,
         of plan: [Participant],
         at position: Int,
-        start: ContinuousClock.Instant,
+        startOffset: Duration,
         duration: Duration,
         result: Bool?,
         error: (any Error)?
     ) {
-        append(event, .planned(plan, position), start: start, duration: duration, result: result, error: error)
+        append(event, .planned(plan, position), start: startOffset, duration: duration, result: result, error: error)
     }
 
     private func append(
         _ event: LifecycleEvent,
         _ receiver: Record.Receiver,
-        start: ContinuousClock.Instant,
+        start: Duration,
         duration: Duration,
         result: Bool?,
         error: (any Error)?
@@ -161,7 +168,7 @@ public final class DeliveryJournal: Sendable {
             event: record.event.name,
             participant: participant.name,
             priority: participant.priority?.rawValue,
-            startMicroseconds: microseconds(origin.duration(to: record.start)),
+            startMicroseconds: microseconds(record.start),
             durationMicroseconds: microseconds(record.duration),
             result: record.result,
             error: record.error

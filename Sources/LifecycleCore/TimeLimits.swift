@@ -43,32 +43,45 @@ public struct HookTimeout: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The injected clock, opened once: time as a `Duration` since the host was created, and sleeping until
-/// such a time.
+/// such a time; and wall-clock (`ContinuousClock`) time as a `Duration` since ``wallOrigin``, for
+/// delivery records.
+///
+/// Hot paths keep instants as `Duration`s: `ContinuousClock.Instant` is resilient, so every copy of a value
+/// that holds one goes through its value witnesses.
 package struct ClockFunctions: Sendable {
     package let now: @Sendable () -> Duration
-    /// ``now`` and the `ContinuousClock` instant it was read at, for delivery records. One reading when
-    /// the configured clock is the continuous clock (the default), which is every supervised hook call.
-    package let nowAndWall: @Sendable () -> (Duration, ContinuousClock.Instant)
+    /// ``now`` and the wall-clock time, in one reading when the configured clock is the continuous clock
+    /// (the default): then the two are the same.
+    package let nowAndWall: @Sendable () -> (now: Duration, wall: Duration)
     package let sleep: @Sendable (_ until: Duration) async throws -> Void
+    /// The instant wall-clock times are measured from.
+    package let wallOrigin: ContinuousClock.Instant
 
     package init<C: Clock>(_ clock: C) where C.Duration == Duration {
+        let wallOrigin = ContinuousClock.now
+        self.wallOrigin = wallOrigin
         if let continuous = clock as? ContinuousClock {
             // Concrete code for the default clock: no generic instant arithmetic per reading.
-            let origin = ContinuousClock.now
-            now = { origin.duration(to: .now) }
+            now = { wallOrigin.duration(to: .now) }
             nowAndWall = {
-                let wall = ContinuousClock.now
-                return (origin.duration(to: wall), wall)
+                let now = wallOrigin.duration(to: .now)
+                return (now, now)
             }
-            sleep = { offset in try await continuous.sleep(until: origin.advanced(by: offset), tolerance: nil) }
+            sleep = { offset in try await continuous.sleep(until: wallOrigin.advanced(by: offset), tolerance: nil) }
         } else {
             let origin = clock.now
             let now: @Sendable () -> Duration = { origin.duration(to: clock.now) }
             self.now = now
-            nowAndWall = { (now(), ContinuousClock.now) }
+            nowAndWall = { (now(), wallOrigin.duration(to: .now)) }
             sleep = { offset in try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil) }
         }
     }
+
+    /// The wall-clock time now.
+    package func wallNow() -> Duration { wallOrigin.duration(to: .now) }
+
+    /// The wall-clock instant of a wall-clock time.
+    package func wall(_ time: Duration) -> ContinuousClock.Instant { wallOrigin.advanced(by: time) }
 }
 
 /// Told by the fan-out loop about each hook call, so a watchdog can enforce budgets.
@@ -93,7 +106,8 @@ package final class DeliverySupervision: DeliverySupervisor {
 
     fileprivate struct State {
         var generation = 0
-        var current: (position: Int, start: Duration, wallStart: ContinuousClock.Instant)?
+        /// The hook in progress: its position, and when it started on the configured and the wall clock.
+        var current: (position: Int, start: Duration, wallStart: Duration)?
         /// The answers kept: every one when the event combines results, else only the failures.
         var answers: [Answer] = []
         /// The position of every hook that answered, in the order they answered.
@@ -116,12 +130,15 @@ package final class DeliverySupervision: DeliverySupervisor {
         let plan: [Participant]
         /// Whether the event has a Bool result to record.
         let hasResult: Bool
+        /// The journal's origin to the clock's wall origin: zero for the host's own journal.
+        let shift: Duration
 
-        package init(journal: DeliveryJournal, event: LifecycleEvent, plan: [Participant]) {
+        package init(journal: DeliveryJournal, event: LifecycleEvent, plan: [Participant], time: ClockFunctions) {
             self.journal = journal
             self.event = event
             self.plan = plan
             self.hasResult = event.resultRule != .none
+            self.shift = journal.origin.duration(to: time.wallOrigin)
         }
     }
 
@@ -165,8 +182,8 @@ package final class DeliverySupervision: DeliverySupervisor {
     package func didCall(_ position: Int, answer: (any Sendable)?, failure: (any Error)?) -> Bool {
         let keep = shared.keepsAnswers || failure != nil
         let journaling = shared.journaling
-        let end: ContinuousClock.Instant? = journaling == nil ? nil : .now
-        let (accepted, start): (Bool, ContinuousClock.Instant?) = shared.state.withLock { state in
+        let end = journaling == nil ? nil : time.wallNow()
+        let (accepted, start): (Bool, Duration?) = shared.state.withLock { state in
             guard state.generation == generation else { return (false, nil) }
             // The hook in progress is this one: a runner calls one hook at a time, and one superseded
             // meanwhile was turned away above.
@@ -182,8 +199,8 @@ package final class DeliverySupervision: DeliverySupervisor {
                 journaling.event,
                 of: journaling.plan,
                 at: position,
-                start: start,
-                duration: start.duration(to: end),
+                startOffset: start + journaling.shift,
+                duration: end - start,
                 result: journaling.hasResult ? answer as? Bool : nil,
                 error: failure
             )
@@ -194,7 +211,7 @@ package final class DeliverySupervision: DeliverySupervisor {
 
 extension DeliverySupervision.SharedState {
     /// The hook in progress and when it started, if any, and how many hooks were called so far.
-    package var progress: (current: (position: Int, start: Duration, wallStart: ContinuousClock.Instant)?, calls: Int) {
+    package var progress: (current: (position: Int, start: Duration, wallStart: Duration)?, calls: Int) {
         state.withLock { ($0.current, $0.calls) }
     }
 
@@ -233,7 +250,7 @@ extension DeliverySupervision.SharedState {
 
     /// Stops everything at the overall deadline, in one step: supersedes the runner and returns the hook
     /// that was in progress, if any.
-    package func stopAll() -> (position: Int, start: Duration, wallStart: ContinuousClock.Instant)? {
+    package func stopAll() -> (position: Int, start: Duration, wallStart: Duration)? {
         state.withLock { state in
             state.generation += 1
             defer { state.current = nil }
