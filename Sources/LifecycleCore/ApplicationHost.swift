@@ -665,7 +665,16 @@ public actor ApplicationHost {
         background: Bool
     ) async -> (failures: [HookFailure], stop: HookFailure?, completed: Bool) {
         // Held for the whole stage: a module registered or removed meanwhile does not change its plan.
-        let dispatcher = self.dispatcher
+        await runWarmUp(dispatcher, aborters: aborters, background: background)
+    }
+
+    /// ``runWarmUp(aborters:background:)`` with the dispatcher opened once: it is asked something for every
+    /// participant, and each call through the existential would copy it.
+    private func runWarmUp<Dispatcher: LifecycleDispatcher>(
+        _ dispatcher: Dispatcher,
+        aborters: Set<Int>,
+        background: Bool
+    ) async -> (failures: [HookFailure], stop: HookFailure?, completed: Bool) {
         let participants = dispatcher.participants
         let plan = dispatcher.plan(for: .warmUp)
         let graph = WarmUpGraph(plan: plan, participants: participants, dependencies: dispatcher.dependencies(of:))
@@ -792,10 +801,7 @@ public actor ApplicationHost {
         let plan = dispatcher.plan(for: event)
         // Read once: each read of `configuration` copies it (and retains what it holds).
         let fallback = configuration.eventBudgets[event] ?? configuration.hookBudget
-        guard
-            deadline != nil || fallback != nil
-                || plan.contains(where: { dispatcher.moduleBudget($0, for: event) != nil })
-        else {
+        guard deadline != nil || fallback != nil || Self.anyModuleBudget(dispatcher, plan, for: event) else {
             return LimitedDelivery(outcome: await direct(), stopped: false, abandoned: [])
         }
         // A hook's budget is looked up when the watchdog needs it: about once per event, not once per hook.
@@ -894,6 +900,17 @@ public actor ApplicationHost {
             delivered: shared.answered.count + timeouts.count
         )
         return LimitedDelivery(outcome: outcome, stopped: stopped, abandoned: abandoned)
+    }
+
+    /// Whether a participant of `plan` has a budget of its own for `event`. Generic, so the dispatcher is
+    /// opened once rather than copied out of its existential for every participant.
+    private static func anyModuleBudget<Dispatcher: LifecycleDispatcher>(
+        _ dispatcher: Dispatcher,
+        _ plan: [Participant],
+        for event: LifecycleEvent
+    ) -> Bool {
+        for index in plan.indices where dispatcher.moduleBudget(plan[index], for: event) != nil { return true }
+        return false
     }
 
     /// Tells the journal and ``Configuration/onDelivery`` about a hook abandoned on a timeout: it never
