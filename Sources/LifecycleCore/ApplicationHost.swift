@@ -683,98 +683,50 @@ public actor ApplicationHost {
         if !background { mailbox.setEventInProgress(.warmUp) }
         defer { if !background { mailbox.setEventInProgress(nil) } }
 
-        let dependents = graph.dependents
-        var waiting = graph.waitsOn.map(\.count)
-        let control = WarmUpControl(plan: plan, time: time)
+        let fallback = configuration.eventBudgets[.warmUp] ?? configuration.hookBudget
+        let control = WarmUpControl(
+            plan: plan,
+            graph: graph,
+            budgets: plan.map { dispatcher.moduleBudget($0, for: .warmUp) ?? fallback },
+            aborting: plan.map { aborters.contains($0.id) },
+            call: { dispatcher.warmUpCall(at: $0) },
+            journal: journalOnly,
+            observer: journalOnly == nil ? observer : nil,
+            readiness: readiness,
+            time: time
+        )
         warmUpControl = control
-        let observer = self.observer
-        let fallbackBudget = configuration.eventBudgets[.warmUp] ?? configuration.hookBudget
-        // The wall-clock start of each hook, for the journal and `onDelivery`; kept only when someone listens.
-        var wallStarts: [Duration] = Array(repeating: .zero, count: observer == nil ? 0 : plan.count)
-        let journalShift = journalOnly.map { $0.origin.duration(to: time.wallOrigin) } ?? .zero
-        func start(_ position: Int) {
-            let budget = dispatcher.moduleBudget(plan[position], for: .warmUp) ?? fallbackBudget
-            let (now, wall) = time.nowAndWall()
-            // `false`: removed while waiting, it never starts.
-            let started = control.start(position, at: now, budget: budget, call: dispatcher.warmUpCall(at: position))
-            if started, !wallStarts.isEmpty { wallStarts[position] = wall }
-        }
-        for position in plan.indices where waiting[position] == 0 { start(position) }
+        control.startReady()
 
-        var finished = [Bool](repeating: false, count: plan.count)
-        var finishedCount = 0
-        var failures: [(Int, HookFailure)] = []
-        var stop: HookFailure?
-        stage: while true {
-            let steps = await control.nextSteps()
-            if steps.isEmpty { break }  // stopped, and every step taken
-            for step in steps {
-                let position: Int
-                switch step {
-                case .finished(let done, _, _), .timedOut(let done, _, _): position = done
-                }
-                guard !finished[position] else { continue }
-                finished[position] = true
-                finishedCount += 1
-                let participant = plan[position]
-                let hasLeft = control.hasLeft(position)
-                var failure: HookFailure?
-                switch step {
-                case _ where hasLeft:
-                    // Removed from the host during the stage: it no longer counts, whatever its hook did.
-                    break
-                case .finished(_, let error, let elapsed):
-                    if let journalOnly {
-                        journalOnly.record(
-                            .warmUp,
-                            of: plan,
-                            at: position,
-                            startOffset: wallStarts[position] + journalShift,
-                            duration: elapsed,
-                            result: nil,
-                            error: error
-                        )
-                    } else if let observer {
-                        observer(
-                            DeliveryRecord(
-                                event: .warmUp,
-                                participant: participant,
-                                start: time.wall(wallStarts[position]),
-                                duration: elapsed,
-                                result: nil,
-                                error: error
-                            )
-                        )
-                    }
-                    failure = error.map { HookFailure(participant: participant, event: .warmUp, error: $0) }
-                    if let failure, aborters.contains(participant.id) { stop = failure }
-                case .timedOut(_, let budget, let elapsed):
-                    let timeout = HookTimeout(
-                        participant: participant.name,
-                        event: .warmUp,
-                        budget: budget,
-                        elapsed: elapsed
-                    )
-                    failure = HookFailure(participant: participant, event: .warmUp, error: timeout)
-                    report(timeout, of: participant, since: wallStarts.isEmpty ? .zero : wallStarts[position])
-                    if !degradedModules.contains(participant) { degradedModules.append(participant) }
-                    if configuration.timeoutPolicy == .fail || aborters.contains(participant.id) { stop = failure }
-                }
-                if let failure { failures.append((position, failure)) }
-                if stop != nil || control.isStopped { break stage }
-                if !hasLeft { readiness.markReady(participant.id) }
-                if finishedCount == plan.count { break stage }
-                for dependent in dependents[position] {
-                    waiting[dependent] -= 1
-                    if waiting[dependent] == 0 { start(dependent) }
-                }
+        // Runners start dependents and report on their own; the stage handles what needs the host:
+        // timeouts, which degrade a module and may stop the stage.
+        let timeoutStops = configuration.timeoutPolicy == .fail
+        while true {
+            let timeouts = await control.nextTimeouts()
+            if timeouts.isEmpty { break }  // every hook finished, or the stage stopped
+            for late in timeouts where !control.hasLeft(late.position) {
+                let participant = plan[late.position]
+                let timeout = HookTimeout(
+                    participant: participant.name,
+                    event: .warmUp,
+                    budget: late.budget,
+                    elapsed: late.elapsed
+                )
+                control.report(timeout, of: late.position, since: late.wallStart)
+                if !degradedModules.contains(participant) { degradedModules.append(participant) }
+                control.settle(
+                    late.position,
+                    HookFailure(participant: participant, event: .warmUp, error: timeout),
+                    stopping: timeoutStops || aborters.contains(participant.id)
+                )
             }
         }
         if !control.isStopped { control.finishing() }
         control.stop()  // cancels what is still in flight, and the watchdog
         if warmUpControl === control { warmUpControl = nil }
+        let (failures, stop) = control.outcome
         let completed = stop == nil && !control.wasStoppedFromOutside
-        return (failures.sorted { $0.0 < $1.0 }.map(\.1), stop, completed)
+        return (failures, stop, completed)
     }
 
     // MARK: - Time limits
@@ -1118,35 +1070,55 @@ package struct WarmUpGraph: Sendable {
     }
 }
 
-/// One warm-up hook finishing, or running past its budget.
-enum WarmUpStep: Sendable {
-    /// The hook at the position returned or threw, after running the duration.
-    case finished(Int, (any Error)?, Duration)
-    /// The hook at the position ran past its budget (the first duration) and was abandoned after the second.
-    case timedOut(Int, budget: Duration, elapsed: Duration)
-}
-
-/// The running part of one warm-up stage: a runner task per hook in flight, one watchdog for all their
-/// budgets, and the steps (hooks finished or timed out) the stage has not taken yet.
+/// One warm-up stage in flight: its hooks, each in a runner task, and one watchdog for all their budgets.
 ///
-/// The stage, on the host actor, starts hooks and takes steps in batches; runners and the watchdog add
-/// steps from their own tasks. It can be stopped from outside (terminate, rollback) as well as from
-/// inside: stopping cancels every hook in flight and the watchdog, and no step is added afterwards.
+/// Runners schedule the stage themselves. A runner that finishes a hook reports it (journal or observer),
+/// records a failure, marks the participant ready and starts the dependents that were waiting only for
+/// it, in delivery order: each in a runner task of its own, but the last, which it runs itself next. So
+/// no step waits for the host actor, and a chain of modules that become ready one after another runs in
+/// one task. A hook of an aborting participant that throws stops the stage.
 ///
 /// The watchdog sleeps until the earliest deadline among the hooks in flight (a min-heap of deadlines,
-/// from which hooks that finished are dropped lazily), reports every hook in flight whose deadline has
-/// passed, and sleeps again. It exits when no budgeted hook is in flight; the next budgeted start, or a
-/// start whose deadline comes before the watchdog's wake-up, starts a new one.
+/// from which hooks no longer in flight are dropped lazily), abandons every hook in flight past its
+/// deadline — cancelling its runner — and hands it to the stage on the host actor, which degrades the
+/// module and then stops the stage (`.fail`, aborting module) or counts the hook finished. It exits when
+/// no budgeted hook is in flight; the next budgeted start, or a start due before its wake-up, starts a
+/// new one.
+///
+/// The stage can also be stopped from outside (terminate, rollback): stopping cancels every hook in
+/// flight and the watchdog; nothing starts afterwards, and a hook that returns is not reported. A hook
+/// whose return was taken before the stop is reported; the stage ends once those reports are done.
 final class WarmUpControl: Sendable {
+    typealias Call = @Sendable () async throws -> Void
+
+    /// A hook the watchdog abandoned, for the stage to handle.
+    struct Timeout: Sendable {
+        let position: Int
+        let budget: Duration
+        let elapsed: Duration
+        /// The hook's wall-clock start, for its record.
+        let wallStart: Duration
+    }
+
     private struct State {
-        /// Whether the hook at each position is in flight: started, and neither finished, timed out, left
-        /// nor stopped.
+        /// How many warm-ups each position still waits for.
+        var waiting: [Int]
+        /// Whether each position's hook is in flight: started, and neither returned, abandoned, left nor
+        /// stopped.
         var running: [Bool]
-        /// The runner task of each hook in flight, once it is known.
-        var runners: [Task<Void, Never>?]
-        /// When each hook started and its budget, on the configured clock.
+        /// Whether each position counts as finished: its hook returned or timed out, or it left.
+        var finished: [Bool]
+        var finishedCount = 0
+        /// The positions of participants removed from the host during the stage.
+        var left: [Bool]
+        /// When each hook started, on the configured clock and on the wall clock.
         var started: [Duration]
-        var budgets: [Duration?]
+        var wallStarts: [Duration]
+        /// The runner task each position runs in, as an index into `runners`.
+        var runnerOf: [Int]
+        /// Runner tasks, once created; `cancelRequested` marks one to cancel as soon as it is.
+        var runners: [Task<Void, Never>?] = []
+        var cancelRequested: [Bool] = []
         /// The deadlines of the budgeted hooks started, earliest first; entries of hooks no longer in
         /// flight are dropped when they come to the top.
         var deadlines = DeadlineHeap()
@@ -1155,123 +1127,308 @@ final class WarmUpControl: Sendable {
         var watchdogGeneration = 0
         /// When the current watchdog means to wake up, or `nil` when none runs.
         var watchdogWake: Duration?
-        /// Steps not yet taken by the stage, and the stage waiting for one.
-        var steps: [WarmUpStep] = []
-        var consumer: CheckedContinuation<Void, Never>?
+        /// Hooks abandoned on a timeout that the stage has not taken yet, and the stage waiting.
+        var timeouts: [Timeout] = []
+        var stage: CheckedContinuation<Void, Never>?
+        /// Runners between taking a hook's return and finishing its report.
+        var reporting = 0
+        var failures: [(Int, HookFailure)] = []
+        var stopFailure: HookFailure?
         var stopped = false
         var fromOutside = true
-        /// The positions of participants removed from the host during the stage.
-        var left: [Bool]
 
-        /// Marks the hook at `position` no longer in flight, returning its runner if it is known.
-        mutating func end(_ position: Int) -> Task<Void, Never>? {
-            running[position] = false
-            defer { runners[position] = nil }
-            return runners[position]
+        /// Whether the stage is over: every hook finished or the stage stopped, and no report is pending.
+        var isOver: Bool { (stopped || finishedCount == finished.count) && reporting == 0 }
+
+        /// The stage, taken out, if it waits and has something to do.
+        mutating func stageToWake() -> CheckedContinuation<Void, Never>? {
+            guard stage != nil, isOver || (!timeouts.isEmpty && !stopped) else { return nil }
+            defer { stage = nil }
+            return stage
         }
 
-        /// Adds a step, returning the stage to wake if it waits.
-        mutating func add(_ step: WarmUpStep) -> CheckedContinuation<Void, Never>? {
-            steps.append(step)
-            defer { consumer = nil }
-            return consumer
+        /// A new runner slot.
+        mutating func newRunner() -> Int {
+            runners.append(nil)
+            cancelRequested.append(false)
+            return runners.count - 1
+        }
+
+        /// Takes the hook at `position` out of flight, returning its runner to cancel if it is known (else
+        /// it is cancelled once it is).
+        mutating func abandon(_ position: Int) -> Task<Void, Never>? {
+            running[position] = false
+            let runner = runnerOf[position]
+            if let task = runners[runner] { return task }
+            cancelRequested[runner] = true
+            return nil
+        }
+
+        /// Puts the hook at `position` in flight in runner slot `runner`, from `now`, and notes in `starts`
+        /// the task to create for it and whether the watchdog must be replaced to meet its deadline.
+        mutating func begin(
+            _ position: Int,
+            in runner: Int,
+            at now: Duration,
+            wall: Duration,
+            budget: Duration?,
+            _ starts: inout Starts
+        ) {
+            running[position] = true
+            started[position] = now
+            wallStarts[position] = wall
+            runnerOf[position] = runner
+            starts.spawn.append((position, runner))
+            guard let budget else { return }
+            let due = now + budget
+            deadlines.insert(due, position)
+            if let wake = watchdogWake, wake <= due { return }
+            // No watchdog, or it would wake too late for this hook: a new one replaces it.
+            watchdogGeneration += 1
+            watchdogWake = due
+            if let watchdog { starts.oldWatchdogs.append(watchdog) }
+            watchdog = nil
+            starts.newWatchdog = watchdogGeneration
+        }
+
+        /// Stops the stage, returning every task to cancel.
+        mutating func stop() -> [Task<Void, Never>] {
+            stopped = true
+            var tasks: [Task<Void, Never>] = []
+            for position in running.indices where running[position] {
+                if let task = abandon(position) { tasks.append(task) }
+            }
+            if let watchdog { tasks.append(watchdog) }
+            watchdog = nil
+            watchdogWake = nil
+            return tasks
         }
     }
 
+    /// What starting hooks under the lock leaves to do outside it.
+    private struct Starts {
+        /// Hooks to run in new runner tasks: position and runner slot.
+        var spawn: [(position: Int, runner: Int)] = []
+        /// Watchdogs to cancel, and the generation of a new one to start.
+        var oldWatchdogs: [Task<Void, Never>] = []
+        var newWatchdog: Int?
+    }
+
     private let state: Locked<State>
+    /// Serializes calls of an observer other than the journal, as when the host reported each step.
+    private let observing = Locked(())
+    private let plan: [Participant]
+    private let dependents: [[Int]]
+    private let budgets: [Duration?]
+    private let aborting: [Bool]
+    private let call: @Sendable (Int) -> Call
+    private let journal: DeliveryJournal?
+    /// The journal's origin to the clock's wall origin.
+    private let journalShift: Duration
+    private let observer: DeliveryObserver?
+    private let readiness: Readiness
     private let time: ClockFunctions
     /// Each participant's position in the stage's plan, by participant id (`-1`: not in the plan).
     private let positions: [Int]
 
-    init(plan: [Participant], time: ClockFunctions) {
+    /// A stage over `plan` (the warm-up implementers in delivery order) ordered by `graph`, each hook under
+    /// its budget; `aborting` marks the positions whose failure stops the stage. Each hook call is
+    /// journaled in `journal`, else reported to `observer`.
+    init(
+        plan: [Participant],
+        graph: WarmUpGraph,
+        budgets: [Duration?],
+        aborting: [Bool],
+        call: @escaping @Sendable (Int) -> Call,
+        journal: DeliveryJournal?,
+        observer: DeliveryObserver?,
+        readiness: Readiness,
+        time: ClockFunctions
+    ) {
         let count = plan.count
         self.state = Locked(
             State(
+                waiting: graph.waitsOn.map(\.count),
                 running: Array(repeating: false, count: count),
-                runners: Array(repeating: nil, count: count),
+                finished: Array(repeating: false, count: count),
+                left: Array(repeating: false, count: count),
                 started: Array(repeating: .zero, count: count),
-                budgets: Array(repeating: nil, count: count),
-                left: Array(repeating: false, count: count)
+                wallStarts: Array(repeating: .zero, count: count),
+                runnerOf: Array(repeating: -1, count: count)
             )
         )
+        self.plan = plan
+        self.dependents = graph.dependents
+        self.budgets = budgets
+        self.aborting = aborting
+        self.call = call
+        self.journal = journal
+        self.journalShift = journal.map { $0.origin.duration(to: time.wallOrigin) } ?? .zero
+        self.observer = observer
+        self.readiness = readiness
         self.time = time
         var positions = [Int](repeating: -1, count: (plan.lazy.map(\.id).max() ?? -1) + 1)
         for index in plan.indices { positions[plan[index].id] = index }
         self.positions = positions
     }
 
-    /// Starts the hook at `position` in a runner task of its own, under `budget`, counting its time from
-    /// `startedAt` (now, on the configured clock). Returns `false`, starting nothing, if its participant was
-    /// removed from the host meanwhile.
-    func start(
-        _ position: Int,
-        at startedAt: Duration,
-        budget: Duration?,
-        call: @escaping @Sendable () async throws -> Void
-    ) -> Bool {
-        enum Watchdog {
-            case keep
-            case replace(Task<Void, Never>?, generation: Int)
+    // MARK: Starting
+
+    /// Starts every hook that waits for nobody, each in a runner task, in delivery order.
+    func startReady() {
+        let (now, wall) = time.nowAndWall()
+        let starts: Starts = state.withLock { state in
+            var starts = Starts()
+            for position in plan.indices where state.waiting[position] == 0 && !state.left[position] {
+                state.begin(position, in: state.newRunner(), at: now, wall: wall, budget: budgets[position], &starts)
+            }
+            return starts
         }
-        let watchdog: Watchdog? = state.withLock { state in
-            guard !state.left[position], !state.stopped else { return nil }
-            state.running[position] = true
-            state.started[position] = startedAt
-            state.budgets[position] = budget
-            guard let budget else { return .keep }
-            let due = startedAt + budget
-            state.deadlines.insert(due, position)
-            if let wake = state.watchdogWake, wake <= due { return .keep }
-            // No watchdog, or it would wake too late for this hook: a new one replaces it.
-            state.watchdogGeneration += 1
-            state.watchdogWake = due
-            defer { state.watchdog = nil }
-            return .replace(state.watchdog, generation: state.watchdogGeneration)
+        launch(starts)
+    }
+
+    /// Creates the runner tasks and the watchdog that `starts` asks for.
+    private func launch(_ starts: Starts) {
+        for watchdog in starts.oldWatchdogs { watchdog.cancel() }
+        if !starts.spawn.isEmpty {
+            let tasks = starts.spawn.map { start in Task { await self.run(start.position, in: start.runner) } }
+            let cancelled: [Task<Void, Never>] = state.withLock { state in
+                var cancelled: [Task<Void, Never>] = []
+                for (start, task) in zip(starts.spawn, tasks) {
+                    state.runners[start.runner] = task
+                    if state.cancelRequested[start.runner] { cancelled.append(task) }
+                }
+                return cancelled
+            }
+            for task in cancelled { task.cancel() }
         }
-        guard let watchdog else { return false }
-        let time = self.time
-        let runner = Task {
+        if let generation = starts.newWatchdog {
+            let watchdog = Task { await self.watch(generation) }
+            let current = state.withLock { state in
+                guard state.watchdogGeneration == generation, !state.stopped else { return false }
+                state.watchdog = watchdog
+                return true
+            }
+            if !current { watchdog.cancel() }
+        }
+    }
+
+    // MARK: Running
+
+    /// A runner task: runs the hook at `position`, then the dependent its return leaves to this runner,
+    /// and so on.
+    private func run(_ position: Int, in runner: Int) async {
+        var position = position
+        while true {
             let failure: (any Error)?
             do {
-                try await call()
+                try await call(position)()
                 failure = nil
             } catch {
                 failure = error
             }
-            self.finish(position, failure, elapsed: time.now() - startedAt)
+            guard let next = finish(position, in: runner, failure: failure) else { return }
+            position = next
         }
-        // The runner may have finished already, or the watchdog abandoned it: then it is not kept.
-        let kept = state.withLock { state in
-            guard state.running[position] else { return false }
-            state.runners[position] = runner
-            return true
-        }
-        if !kept { runner.cancel() }
-        if case .replace(let old, let generation) = watchdog {
-            old?.cancel()
-            let new = Task { await self.watch(generation) }
-            let current = state.withLock { state in
-                guard state.watchdogGeneration == generation, !state.stopped else { return false }
-                state.watchdog = new
-                return true
-            }
-            if !current { new.cancel() }
-        }
-        return true
     }
 
-    /// The runner's hook returned or threw: a step for the stage, unless the hook was abandoned meanwhile.
-    private func finish(_ position: Int, _ failure: (any Error)?, elapsed: Duration) {
-        let consumer: CheckedContinuation<Void, Never>? = state.withLock { state in
-            guard state.running[position] else { return nil }
-            _ = state.end(position)
-            return state.add(.finished(position, failure, elapsed))
+    /// The hook at `position` returned: reports it, and, unless the stage stopped meanwhile, counts it
+    /// finished, marks its participant ready and starts the dependents it released. Returns the one this
+    /// runner runs next, if any.
+    private func finish(_ position: Int, in runner: Int, failure: (any Error)?) -> Int? {
+        let (now, wall) = time.nowAndWall()
+        let taken: (elapsed: Duration, wallStart: Duration)? = state.withLock { state in
+            guard state.running[position] else { return nil }  // abandoned, left, or stopped: not reported
+            state.running[position] = false
+            state.reporting += 1
+            return (now - state.started[position], state.wallStarts[position])
         }
-        consumer?.resume()
+        guard let taken else { return nil }
+        record(position, wallStart: taken.wallStart, elapsed: taken.elapsed, error: failure)
+        let hookFailure = failure.map { HookFailure(participant: plan[position], event: .warmUp, error: $0) }
+
+        var next: Int?
+        let (starts, cancelled, stage): (Starts, [Task<Void, Never>], CheckedContinuation<Void, Never>?) =
+            state.withLock { state in
+                state.reporting -= 1
+                var starts = Starts()
+                var cancelled: [Task<Void, Never>] = []
+                // Removed meanwhile: it counts as finished already, whatever its hook did.
+                if !state.stopped, !state.finished[position] {
+                    if let hookFailure {
+                        state.failures.append((position, hookFailure))
+                        if aborting[position] {
+                            state.stopFailure = hookFailure
+                            state.fromOutside = false
+                            cancelled = state.stop()
+                        }
+                    }
+                    if !state.stopped {
+                        let ready = count(position, &state)
+                        for (index, dependent) in ready.enumerated() {
+                            // The last one ready continues in this runner; the others get their own.
+                            let own = index == ready.count - 1 ? runner : state.newRunner()
+                            state.begin(dependent, in: own, at: now, wall: wall, budget: budgets[dependent], &starts)
+                            if own == runner { next = dependent }
+                        }
+                        starts.spawn.removeAll { $0.runner == runner }
+                    }
+                } else if let hookFailure, state.stopped, !state.finished[position] {
+                    // Taken before the stage stopped: its failure is reported with the others.
+                    state.failures.append((position, hookFailure))
+                }
+                return (starts, cancelled, state.stageToWake())
+            }
+        for task in cancelled { task.cancel() }
+        stage?.resume()
+        launch(starts)
+        return next
     }
+
+    /// Counts the hook at `position` finished and marks its participant ready; returns the dependents
+    /// that waited only for it, in delivery order. Called under the lock (readiness has its own, never
+    /// held while taking this one).
+    private func count(_ position: Int, _ state: inout State) -> [Int] {
+        state.finished[position] = true
+        state.finishedCount += 1
+        readiness.markReady(plan[position].id)
+        var ready: [Int] = []
+        for dependent in dependents[position] {
+            state.waiting[dependent] -= 1
+            if state.waiting[dependent] == 0, !state.left[dependent] { ready.append(dependent) }
+        }
+        return ready
+    }
+
+    /// Reports one hook call: to the journal directly, else to the observer, one call at a time.
+    private func record(_ position: Int, wallStart: Duration, elapsed: Duration, error: (any Error)?) {
+        if let journal {
+            journal.record(
+                .warmUp,
+                of: plan,
+                at: position,
+                startOffset: wallStart + journalShift,
+                duration: elapsed,
+                result: nil,
+                error: error
+            )
+        } else if let observer {
+            let record = DeliveryRecord(
+                event: .warmUp,
+                participant: plan[position],
+                start: time.wall(wallStart),
+                duration: elapsed,
+                result: nil,
+                error: error
+            )
+            observing.withLock { _ in observer(record) }
+        }
+    }
+
+    // MARK: Timeouts
 
     /// The watchdog: sleeps until the earliest deadline in flight, then abandons every hook past its
-    /// deadline (cancelling its runner) and reports it as a step.
+    /// deadline and hands it to the stage.
     private func watch(_ generation: Int) async {
         while true {
             let wake: Duration? = state.withLock { state in
@@ -1285,62 +1442,130 @@ final class WarmUpControl: Sendable {
             guard let wake else { return }
             do { try await time.sleep(wake) } catch { return }
             let now = time.now()
-            let (late, consumer): ([Task<Void, Never>], CheckedContinuation<Void, Never>?) = state.withLock { state in
+            let (late, stage): ([Task<Void, Never>], CheckedContinuation<Void, Never>?) = state.withLock { state in
                 guard state.watchdogGeneration == generation, !state.stopped else { return ([], nil) }
                 var late: [Task<Void, Never>] = []
-                var consumer: CheckedContinuation<Void, Never>?
                 while let earliest = state.deadlines.first, earliest.due <= now {
                     state.deadlines.removeFirst()
                     let position = earliest.position
                     guard state.running[position] else { continue }
-                    if let runner = state.end(position) { late.append(runner) }
-                    let elapsed = now - state.started[position]
-                    consumer =
-                        state.add(.timedOut(position, budget: state.budgets[position] ?? .zero, elapsed: elapsed))
-                        ?? consumer
+                    if let runner = state.abandon(position) { late.append(runner) }
+                    state.timeouts.append(
+                        Timeout(
+                            position: position,
+                            budget: budgets[position] ?? .zero,
+                            elapsed: now - state.started[position],
+                            wallStart: state.wallStarts[position]
+                        )
+                    )
                 }
-                return (late, consumer)
+                return (late, state.stageToWake())
             }
             for runner in late { runner.cancel() }
-            consumer?.resume()
+            stage?.resume()
         }
     }
 
-    /// The steps the stage has not taken yet, in the order they happened; waits for one if there are none.
-    /// Empty once the stage is stopped and every step is taken.
-    func nextSteps() async -> [WarmUpStep] {
+    /// The hooks abandoned on a timeout since the last call, in the order they were; waits for one. Empty
+    /// once the stage is over: every hook finished, or the stage stopped.
+    func nextTimeouts() async -> [Timeout] {
         while true {
-            let steps: [WarmUpStep]? = state.withLock { state in
-                guard state.steps.isEmpty else {
-                    defer { state.steps.removeAll(keepingCapacity: true) }
-                    return state.steps
+            let timeouts: [Timeout]? = state.withLock { state in
+                if !state.timeouts.isEmpty, !state.stopped {
+                    defer { state.timeouts.removeAll() }
+                    return state.timeouts
                 }
-                return state.stopped ? [] : nil
+                return state.isOver ? [] : nil
             }
-            if let steps { return steps }
+            if let timeouts { return timeouts }
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let ready = state.withLock { state in
-                    guard state.steps.isEmpty, !state.stopped else { return true }
-                    state.consumer = continuation
-                    return false
+                let now = state.withLock { state in
+                    guard state.isOver || (!state.timeouts.isEmpty && !state.stopped) else {
+                        state.stage = continuation
+                        return false
+                    }
+                    return true
                 }
-                if ready { continuation.resume() }
+                if now { continuation.resume() }
             }
         }
     }
+
+    /// Reports a timeout of the hook at `position` like a hook call, one report at a time.
+    func report(_ timeout: HookTimeout, of position: Int, since wallStart: Duration) {
+        if let journal {
+            journal.record(
+                .warmUp,
+                of: plan,
+                at: position,
+                startOffset: wallStart + journalShift,
+                duration: timeout.elapsed,
+                result: nil,
+                error: timeout
+            )
+        } else {
+            record(position, wallStart: wallStart, elapsed: timeout.elapsed, error: timeout)
+        }
+    }
+
+    /// The stage handled the timeout of the hook at `position`: records `failure`, then stops the stage
+    /// if `stopping`, else counts the hook finished, so its dependents start.
+    func settle(_ position: Int, _ failure: HookFailure, stopping: Bool) {
+        let (starts, cancelled): (Starts, [Task<Void, Never>]) = state.withLock { state in
+            guard !state.stopped, !state.finished[position] else { return (Starts(), []) }
+            state.failures.append((position, failure))
+            if stopping {
+                state.stopFailure = failure
+                state.fromOutside = false
+                return (Starts(), state.stop())
+            }
+            let (now, wall) = time.nowAndWall()
+            var starts = Starts()
+            for dependent in count(position, &state) {
+                state.begin(dependent, in: state.newRunner(), at: now, wall: wall, budget: budgets[dependent], &starts)
+            }
+            return (starts, [])
+        }
+        for task in cancelled { task.cancel() }
+        launch(starts)
+    }
+
+    // MARK: Leaving and stopping
 
     /// The participant `id` was removed from the host: cancel its hook if it runs, never start it, and
     /// count it as finished so the stage can end.
     func leave(_ id: Int) {
         guard id < positions.count, positions[id] >= 0 else { return }
         let position = positions[id]
-        let (runner, consumer): (Task<Void, Never>?, CheckedContinuation<Void, Never>?) = state.withLock { state in
-            guard !state.stopped else { return (nil, nil) }
-            state.left[position] = true
-            return (state.end(position), state.add(.finished(position, nil, .zero)))
-        }
-        runner?.cancel()
-        consumer?.resume()
+        let (cancelled, starts, stage): (Task<Void, Never>?, Starts, CheckedContinuation<Void, Never>?) =
+            state.withLock { state in
+                guard !state.stopped else { return (nil, Starts(), nil) }
+                state.left[position] = true
+                let cancelled = state.running[position] ? state.abandon(position) : nil
+                guard !state.finished[position] else { return (cancelled, Starts(), nil) }
+                // Counted finished without being ready. Its dependents have left already (a module others
+                // depend on cannot be removed), so this starts nothing in practice.
+                state.finished[position] = true
+                state.finishedCount += 1
+                let (now, wall) = time.nowAndWall()
+                var starts = Starts()
+                for dependent in dependents[position] {
+                    state.waiting[dependent] -= 1
+                    guard state.waiting[dependent] == 0, !state.left[dependent] else { continue }
+                    state.begin(
+                        dependent,
+                        in: state.newRunner(),
+                        at: now,
+                        wall: wall,
+                        budget: budgets[dependent],
+                        &starts
+                    )
+                }
+                return (cancelled, starts, state.stageToWake())
+            }
+        cancelled?.cancel()
+        stage?.resume()
+        launch(starts)
     }
 
     func hasLeft(_ position: Int) -> Bool { state.withLock { $0.left[position] } }
@@ -1348,22 +1573,18 @@ final class WarmUpControl: Sendable {
     var isStopped: Bool { state.withLock { $0.stopped } }
     var wasStoppedFromOutside: Bool { state.withLock { $0.stopped && $0.fromOutside } }
 
+    /// Every failure in delivery order, and the one that stopped the stage, if any.
+    var outcome: (failures: [HookFailure], stop: HookFailure?) {
+        state.withLock { state in (state.failures.sorted { $0.0 < $1.0 }.map(\.1), state.stopFailure) }
+    }
+
     /// Cancels everything in flight and the watchdog, and wakes the stage. Idempotent.
     func stop() {
-        let (tasks, consumer): ([Task<Void, Never>], CheckedContinuation<Void, Never>?) = state.withLock { state in
-            state.stopped = true
-            var tasks: [Task<Void, Never>] = []
-            for position in state.runners.indices where state.running[position] {
-                if let runner = state.end(position) { tasks.append(runner) }
-            }
-            if let watchdog = state.watchdog { tasks.append(watchdog) }
-            state.watchdog = nil
-            state.watchdogWake = nil
-            defer { state.consumer = nil }
-            return (tasks, state.consumer)
+        let (tasks, stage): ([Task<Void, Never>], CheckedContinuation<Void, Never>?) = state.withLock { state in
+            (state.stop(), state.stageToWake())
         }
         for task in tasks { task.cancel() }
-        consumer?.resume()
+        stage?.resume()
     }
 
     /// Marks the coming `stop()` as the stage's own ending (not a stop from outside).
