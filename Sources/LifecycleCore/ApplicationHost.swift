@@ -1335,22 +1335,35 @@ final class WarmUpControl: Sendable {
     /// The hook at `position` returned: reports it, and, unless the stage stopped meanwhile, counts it
     /// finished, marks its participant ready and starts the dependents it released. Returns the one this
     /// runner runs next, if any.
+    ///
+    /// Journaled under the stage's lock, in one step with the rest (the journal's lock is never held while
+    /// taking this one); an observer other than the journal is told between two steps, outside the lock.
     private func finish(_ position: Int, in runner: Int, failure: (any Error)?) -> Int? {
         let (now, wall) = time.nowAndWall()
-        let taken: (elapsed: Duration, wallStart: Duration)? = state.withLock { state in
-            guard state.running[position] else { return nil }  // abandoned, left, or stopped: not reported
-            state.running[position] = false
-            state.reporting += 1
-            return (now - state.started[position], state.wallStarts[position])
-        }
-        guard let taken else { return nil }
-        record(position, wallStart: taken.wallStart, elapsed: taken.elapsed, error: failure)
         let hookFailure = failure.map { HookFailure(participant: plan[position], event: .warmUp, error: $0) }
-
+        if observer != nil {
+            let taken: (elapsed: Duration, wallStart: Duration)? = state.withLock { state in
+                guard state.running[position] else { return nil }  // abandoned, left, or stopped: not reported
+                state.running[position] = false
+                state.reporting += 1
+                return (now - state.started[position], state.wallStarts[position])
+            }
+            guard let taken else { return nil }
+            record(position, wallStart: taken.wallStart, elapsed: taken.elapsed, error: failure)
+        }
         var next: Int?
-        let (starts, cancelled, stage): (Starts, [Task<Void, Never>], CheckedContinuation<Void, Never>?) =
+        let outcome: (Starts, [Task<Void, Never>], CheckedContinuation<Void, Never>?)? =
             state.withLock { state in
-                state.reporting -= 1
+                if observer != nil {
+                    state.reporting -= 1
+                } else {
+                    guard state.running[position] else { return nil }  // abandoned, left, or stopped
+                    state.running[position] = false
+                    if journal != nil {
+                        let elapsed = now - state.started[position]
+                        record(position, wallStart: state.wallStarts[position], elapsed: elapsed, error: failure)
+                    }
+                }
                 var starts = Starts()
                 var cancelled: [Task<Void, Never>] = []
                 // Removed meanwhile: it counts as finished already, whatever its hook did.
@@ -1379,6 +1392,7 @@ final class WarmUpControl: Sendable {
                 }
                 return (starts, cancelled, state.stageToWake())
             }
+        guard let (starts, cancelled, stage) = outcome else { return nil }
         for task in cancelled { task.cancel() }
         stage?.resume()
         launch(starts)
