@@ -772,7 +772,12 @@ public actor ApplicationHost {
             DeliverySupervision.Journaling(journal: $0, event: event, plan: plan, time: time)
         }
         let observer = journaling == nil ? self.observer : nil
-        let shared = DeliverySupervision.SharedState(keepsAnswers: event.resultRule != .none, journaling: journaling)
+        let shared = DeliverySupervision.SharedState(
+            count: plan.count,
+            tracksAnswered: deadline != nil,
+            keepsAnswers: event.resultRule != .none,
+            journaling: journaling
+        )
         let absoluteDeadline = deadline.map { time.now() + $0 }
         var from = 0
         var generation = 0
@@ -818,7 +823,6 @@ public actor ApplicationHost {
                 from = position + 1
             case .deadline(let position, let elapsed, let wallStart):
                 runner.cancel()
-                let done = Set(shared.answered)
                 if let position {
                     let participant = plan[position]
                     let timeout = HookTimeout(
@@ -830,9 +834,7 @@ public actor ApplicationHost {
                     timeouts.append((position, HookFailure(participant: participant, event: event, error: timeout)))
                     report(timeout, of: participant, since: wallStart ?? time.wallNow() - elapsed)
                 }
-                abandoned = plan.indices
-                    .filter { $0 >= from && !done.contains($0) && inScope(plan[$0]) }
-                    .map { plan[$0] }
+                abandoned = shared.unanswered(from..<plan.count).filter { inScope(plan[$0]) }.map { plan[$0] }
                 break supervision
             }
         }
@@ -849,7 +851,7 @@ public actor ApplicationHost {
             event: event,
             result: combine(answers.filter { $0.failure == nil }.compactMap(\.answer)),
             failures: failures.map(\.1),
-            delivered: shared.answered.count + timeouts.count
+            delivered: shared.answeredCount + timeouts.count
         )
         return LimitedDelivery(outcome: outcome, stopped: stopped, abandoned: abandoned)
     }
@@ -1129,7 +1131,7 @@ final class WarmUpControl: Sendable {
         var watchdogWake: Duration?
         /// Hooks abandoned on a timeout that the stage has not taken yet, and the stage waiting.
         var timeouts: [Timeout] = []
-        var stage: CheckedContinuation<Void, Never>?
+        var stage: Waiter?
         /// Runners between taking a hook's return and finishing its report.
         var reporting = 0
         var failures: [(Int, HookFailure)] = []
@@ -1141,7 +1143,7 @@ final class WarmUpControl: Sendable {
         var isOver: Bool { (stopped || finishedCount == finished.count) && reporting == 0 }
 
         /// The stage, taken out, if it waits and has something to do.
-        mutating func stageToWake() -> CheckedContinuation<Void, Never>? {
+        mutating func stageToWake() -> Waiter? {
             guard stage != nil, isOver || (!timeouts.isEmpty && !stopped) else { return nil }
             defer { stage = nil }
             return stage
@@ -1203,6 +1205,14 @@ final class WarmUpControl: Sendable {
             watchdogWake = nil
             return tasks
         }
+    }
+
+    /// The stage waiting on the host actor. A class, so the state holds a plain optional reference (a
+    /// checked continuation's layout is resilient: every optional check of one would go through its
+    /// witnesses).
+    private final class Waiter: Sendable {
+        let continuation: CheckedContinuation<Void, Never>
+        init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
     }
 
     /// What starting hooks under the lock leaves to do outside it.
@@ -1352,7 +1362,7 @@ final class WarmUpControl: Sendable {
             record(position, wallStart: taken.wallStart, elapsed: taken.elapsed, error: failure)
         }
         var next: Int?
-        let outcome: (Starts, [Task<Void, Never>], CheckedContinuation<Void, Never>?)? =
+        let outcome: (Starts, [Task<Void, Never>], Waiter?)? =
             state.withLock { state in
                 if observer != nil {
                     state.reporting -= 1
@@ -1394,7 +1404,7 @@ final class WarmUpControl: Sendable {
             }
         guard let (starts, cancelled, stage) = outcome else { return nil }
         for task in cancelled { task.cancel() }
-        stage?.resume()
+        stage?.continuation.resume()
         launch(starts)
         return next
     }
@@ -1456,7 +1466,7 @@ final class WarmUpControl: Sendable {
             guard let wake else { return }
             do { try await time.sleep(wake) } catch { return }
             let now = time.now()
-            let (late, stage): ([Task<Void, Never>], CheckedContinuation<Void, Never>?) = state.withLock { state in
+            let (late, stage): ([Task<Void, Never>], Waiter?) = state.withLock { state in
                 guard state.watchdogGeneration == generation, !state.stopped else { return ([], nil) }
                 var late: [Task<Void, Never>] = []
                 while let earliest = state.deadlines.first, earliest.due <= now {
@@ -1476,7 +1486,7 @@ final class WarmUpControl: Sendable {
                 return (late, state.stageToWake())
             }
             for runner in late { runner.cancel() }
-            stage?.resume()
+            stage?.continuation.resume()
         }
     }
 
@@ -1495,7 +1505,7 @@ final class WarmUpControl: Sendable {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let now = state.withLock { state in
                     guard state.isOver || (!state.timeouts.isEmpty && !state.stopped) else {
-                        state.stage = continuation
+                        state.stage = Waiter(continuation)
                         return false
                     }
                     return true
@@ -1551,7 +1561,7 @@ final class WarmUpControl: Sendable {
     func leave(_ id: Int) {
         guard id < positions.count, positions[id] >= 0 else { return }
         let position = positions[id]
-        let (cancelled, starts, stage): (Task<Void, Never>?, Starts, CheckedContinuation<Void, Never>?) =
+        let (cancelled, starts, stage): (Task<Void, Never>?, Starts, Waiter?) =
             state.withLock { state in
                 guard !state.stopped else { return (nil, Starts(), nil) }
                 state.left[position] = true
@@ -1578,7 +1588,7 @@ final class WarmUpControl: Sendable {
                 return (cancelled, starts, state.stageToWake())
             }
         cancelled?.cancel()
-        stage?.resume()
+        stage?.continuation.resume()
         launch(starts)
     }
 
@@ -1594,11 +1604,11 @@ final class WarmUpControl: Sendable {
 
     /// Cancels everything in flight and the watchdog, and wakes the stage. Idempotent.
     func stop() {
-        let (tasks, stage): ([Task<Void, Never>], CheckedContinuation<Void, Never>?) = state.withLock { state in
+        let (tasks, stage): ([Task<Void, Never>], Waiter?) = state.withLock { state in
             (state.stop(), state.stageToWake())
         }
         for task in tasks { task.cancel() }
-        stage?.resume()
+        stage?.continuation.resume()
     }
 
     /// Marks the coming `stop()` as the stage's own ending (not a stop from outside).

@@ -108,14 +108,27 @@ package final class DeliverySupervision: DeliverySupervisor {
         var generation = 0
         /// The hook in progress: its position, and when it started on the configured and the wall clock.
         var current: (position: Int, start: Duration, wallStart: Duration)?
+        /// The clock reading taken when the last hook returned, if one was (to journal it) and the fan-out
+        /// runs no code of its own between hooks (built-in events: a custom event combines results with
+        /// its own code there): the next hook of the same runner starts then, and need not read the
+        /// clock again.
+        var lastReading: (generation: Int, now: Duration, wall: Duration)?
         /// The answers kept: every one when the event combines results, else only the failures.
         var answers: [Answer] = []
-        /// The position of every hook that answered, in the order they answered.
-        var answered: [Int] = []
+        /// How many hooks answered, and which, when that is tracked (for the overall deadline).
+        var answeredCount = 0
+        var answered: [Bool]
         var finished = false
         /// How many hooks were called, and the watchdog waiting for the next call, if it waits.
         var calls = 0
-        var watchdog: CheckedContinuation<Void, Never>?
+        var watchdog: Waiter?
+    }
+
+    /// A parked watchdog. A class, so the state holds a plain optional reference (a checked
+    /// continuation's layout is resilient: every optional check of one would go through its witnesses).
+    fileprivate final class Waiter: Sendable {
+        let continuation: CheckedContinuation<Void, Never>
+        init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
     }
 
     private let time: ClockFunctions
@@ -144,14 +157,20 @@ package final class DeliverySupervision: DeliverySupervisor {
 
     /// The state shared by every runner of one delivery.
     package final class SharedState: Sendable {
-        fileprivate let state = Locked(State())
+        fileprivate let state: Locked<State>
         /// Whether answers are kept for combining; without, only failures are, and answering costs less.
         fileprivate let keepsAnswers: Bool
         fileprivate let journaling: Journaling?
+        /// Whether a hook starts with the reading its predecessor ended with (see `State.lastReading`).
+        fileprivate let chainsReadings: Bool
 
-        package init(keepsAnswers: Bool = true, journaling: Journaling? = nil) {
+        /// Shared by the runners of one delivery over a plan of `count` hooks. `tracksAnswered` keeps
+        /// which hooks answered, for ``answered(_:)``.
+        package init(count: Int, tracksAnswered: Bool, keepsAnswers: Bool = true, journaling: Journaling? = nil) {
+            self.state = Locked(State(answered: tracksAnswered ? Array(repeating: false, count: count) : []))
             self.keepsAnswers = keepsAnswers
             self.journaling = journaling
+            self.chainsReadings = journaling.map { !$0.event.isCustom } ?? false
         }
     }
 
@@ -162,15 +181,23 @@ package final class DeliverySupervision: DeliverySupervisor {
     }
 
     package func willCall(_ position: Int) -> Bool {
-        let (now, wall) = time.nowAndWall()
-        let (calling, watchdog): (Bool, CheckedContinuation<Void, Never>?) = shared.state.withLock { state in
+        let (calling, watchdog): (Bool, Waiter?) = shared.state.withLock { state in
             guard state.generation == generation, !state.finished else { return (false, nil) }
+            // Straight after the last hook of this runner returned, when that reading was taken: the loop
+            // in between does no work worth a second reading (and each reading is a serializing one).
+            let (now, wall): (Duration, Duration)
+            if let last = state.lastReading, last.generation == generation {
+                (now, wall) = (last.now, last.wall)
+                state.lastReading = nil
+            } else {
+                (now, wall) = time.nowAndWall()
+            }
             state.current = (position, now, wall)
             state.calls += 1
             defer { state.watchdog = nil }
             return (true, state.watchdog)
         }
-        watchdog?.resume()
+        watchdog?.continuation.resume()
         return calling
     }
 
@@ -182,19 +209,21 @@ package final class DeliverySupervision: DeliverySupervisor {
     package func didCall(_ position: Int, answer: (any Sendable)?, failure: (any Error)?) -> Bool {
         let keep = shared.keepsAnswers || failure != nil
         let journaling = shared.journaling
-        let end = journaling == nil ? nil : time.wallNow()
+        let end = journaling == nil ? nil : time.nowAndWall()
         let (accepted, start): (Bool, Duration?) = shared.state.withLock { state in
             guard state.generation == generation else { return (false, nil) }
             // The hook in progress is this one: a runner calls one hook at a time, and one superseded
             // meanwhile was turned away above.
             let start = state.current?.wallStart
             state.current = nil
-            state.answered.append(position)
+            if let end, shared.chainsReadings { state.lastReading = (generation, end.now, end.wall) }
+            state.answeredCount += 1
+            if !state.answered.isEmpty { state.answered[position] = true }
             if keep { state.answers.append(Answer(position: position, answer: answer, failure: failure)) }
             return (true, start)
         }
         // Journaled as the fan-out would report it to an observer: only a call that counts, once it returned.
-        if accepted, let journaling, let start, let end {
+        if accepted, let journaling, let start, let end = end?.wall {
             journaling.journal.record(
                 journaling.event,
                 of: journaling.plan,
@@ -220,19 +249,19 @@ extension DeliverySupervision.SharedState {
     package func waitForCall(after calls: Int) async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let (now, replaced): (Bool, CheckedContinuation<Void, Never>?) = state.withLock { state in
+                let (now, replaced): (Bool, DeliverySupervision.Waiter?) = state.withLock { state in
                     guard state.calls == calls, !state.finished, !Task.isCancelled else { return (true, nil) }
-                    defer { state.watchdog = continuation }
+                    defer { state.watchdog = DeliverySupervision.Waiter(continuation) }
                     return (false, state.watchdog)
                 }
-                replaced?.resume()
+                replaced?.continuation.resume()
                 if now { continuation.resume() }
             }
         } onCancel: {
             state.withLock { state in
                 defer { state.watchdog = nil }
                 return state.watchdog
-            }?.resume()
+            }?.continuation.resume()
         }
     }
 
@@ -265,7 +294,7 @@ extension DeliverySupervision.SharedState {
             state.current = nil
             defer { state.watchdog = nil }
             return state.watchdog
-        }?.resume()
+        }?.continuation.resume()
     }
 
     /// The answers kept (see `keepsAnswers`), in delivery order.
@@ -277,6 +306,12 @@ extension DeliverySupervision.SharedState {
         }
     }
 
-    /// The positions of every hook that answered.
-    package var answered: [Int] { state.withLock { $0.answered } }
+    /// How many hooks answered.
+    package var answeredCount: Int { state.withLock { $0.answeredCount } }
+
+    /// The positions, among `positions`, of the hooks that did not answer (those answered are tracked
+    /// only when the state was made with `tracksAnswered`; without, none counts as answered).
+    package func unanswered(_ positions: some Sequence<Int>) -> [Int] {
+        state.withLock { state in positions.filter { state.answered.isEmpty || !state.answered[$0] } }
+    }
 }
