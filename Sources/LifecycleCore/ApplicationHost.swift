@@ -778,6 +778,9 @@ public actor ApplicationHost {
             keepsAnswers: event.resultRule != .none,
             journaling: journaling
         )
+        // It keeps the calls it journals until the journal takes them, at the latest when it is detached.
+        journalOnly?.attach(shared)
+        defer { journalOnly?.detach(shared) }
         let absoluteDeadline = deadline.map { time.now() + $0 }
         var from = 0
         var generation = 0

@@ -81,9 +81,48 @@ public final class DeliveryJournal: Sendable {
         var head = 0
         var nextSequence = 0
         var dropped = 0
+        /// A delivery in progress that keeps its calls until the journal takes them.
+        var source: (any JournalSource)?
 
         /// The kept records, oldest first.
         var inOrder: [Record] { Array(records[head...] + records[..<head]) }
+
+        /// Appends `record`, dropping the oldest beyond `capacity`.
+        mutating func append(_ record: Record, capacity: Int) {
+            nextSequence += 1
+            if records.count < capacity {
+                records.append(record)
+            } else {
+                records[head] = record
+                head += 1
+                if head == capacity { head = 0 }
+                dropped += 1
+            }
+        }
+
+        /// Takes every call the source holds, in order, ahead of anything recorded after them.
+        mutating func takePending(capacity: Int) {
+            guard let source else { return }
+            let pending = source.takeCalls(keeping: capacity)
+            // Calls the source held no longer, beyond the last `capacity`: journaled, then dropped.
+            let skipped = pending.total - pending.calls.count
+            nextSequence += skipped
+            dropped += skipped
+            for call in pending.calls {
+                append(
+                    Record(
+                        sequence: nextSequence,
+                        event: pending.event,
+                        receiver: .planned(pending.plan, call.position),
+                        start: call.start,
+                        duration: call.duration,
+                        result: call.result,
+                        error: call.error
+                    ),
+                    capacity: capacity
+                )
+            }
+        }
     }
 
     /// The most entries kept.
@@ -141,6 +180,7 @@ public final class DeliveryJournal: Sendable {
         // Described now, as thrown: an error's description may not stay the same.
         let description = error.map { "\($0)" }
         storage.withLock { storage in
+            storage.takePending(capacity: capacity)
             let record = Record(
                 sequence: storage.nextSequence,
                 event: event,
@@ -150,14 +190,26 @@ public final class DeliveryJournal: Sendable {
                 result: result,
                 error: description
             )
-            storage.nextSequence += 1
-            if storage.records.count < capacity {
-                storage.records.append(record)
-            } else {
-                storage.records[storage.head] = record
-                storage.head = (storage.head + 1) % capacity
-                storage.dropped += 1
-            }
+            storage.append(record, capacity: capacity)
+        }
+    }
+
+    /// Lets `source` keep the calls of a delivery until the journal takes them: before any other record,
+    /// any read, and when the source is detached. So they keep their place in the journal's order, and
+    /// nobody reading the journal misses one, while the delivery records each call without the
+    /// journal's lock. One source at a time: attaching one takes and detaches the one before.
+    package func attach(_ source: some JournalSource) {
+        storage.withLock { storage in
+            storage.takePending(capacity: capacity)
+            storage.source = source
+        }
+    }
+
+    /// Takes the calls `source` still keeps, and stops asking it.
+    package func detach(_ source: some JournalSource) {
+        storage.withLock { storage in
+            storage.takePending(capacity: capacity)
+            if storage.source === source { storage.source = nil }
         }
     }
 
@@ -177,11 +229,20 @@ public final class DeliveryJournal: Sendable {
 
     /// The kept entries, oldest first.
     public var entries: [Entry] {
-        storage.withLock { $0.inOrder }.map(entry)
+        storage.withLock { storage in
+            storage.takePending(capacity: capacity)
+            return storage.inOrder
+        }
+        .map(entry)
     }
 
     /// How many of the oldest entries were dropped to stay within ``capacity``.
-    public var droppedCount: Int { storage.withLock { $0.dropped } }
+    public var droppedCount: Int {
+        storage.withLock { storage in
+            storage.takePending(capacity: capacity)
+            return storage.dropped
+        }
+    }
 
     /// The kept entries as a JSON document: `{"capacity": …, "dropped": …, "entries": [ … ]}`.
     public func exportJSON() throws -> Data {
@@ -193,7 +254,10 @@ public final class DeliveryJournal: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         // One snapshot, so the drop count and the entries agree.
-        let (dropped, records): (Int, [Record]) = storage.withLock { storage in (storage.dropped, storage.inOrder) }
+        let (dropped, records): (Int, [Record]) = storage.withLock { storage in
+            storage.takePending(capacity: capacity)
+            return (storage.dropped, storage.inOrder)
+        }
         return try encoder.encode(Document(capacity: capacity, dropped: dropped, entries: records.map(entry)))
     }
 
@@ -223,5 +287,50 @@ public final class DeliveryJournal: Sendable {
     private func microseconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) * 1e6 + Double(attoseconds) / 1e12
+    }
+}
+
+/// A delivery in progress that records its hook calls itself, under its own lock, and hands them to a
+/// ``DeliveryJournal`` when the journal asks (see `DeliveryJournal.attach(_:)`).
+package protocol JournalSource: AnyObject, Sendable {
+    /// The calls recorded since the last time, in order: how many, and the last `keeping` of them (the
+    /// journal would drop the others anyway). Called with the journal's lock held; the source's own lock
+    /// is never held while taking the journal's.
+    func takeCalls(keeping: Int) -> PendingCalls
+}
+
+/// Hook calls of one delivery, not yet in the journal.
+package struct PendingCalls {
+    /// The delivered event, and its plan: the calls name participants by position in it.
+    package let event: LifecycleEvent
+    package let plan: [Participant]
+    /// How many calls were recorded, of which `calls` are the last.
+    package let total: Int
+    package let calls: [PendingCall]
+
+    package init(event: LifecycleEvent, plan: [Participant], total: Int, calls: [PendingCall]) {
+        self.event = event
+        self.plan = plan
+        self.total = total
+        self.calls = calls
+    }
+}
+
+/// One hook call, as a ``JournalSource`` keeps it: plain values, cheap to record.
+package struct PendingCall: Sendable {
+    package let position: Int
+    /// Since the journal's origin.
+    package let start: Duration
+    package let duration: Duration
+    package let result: Bool?
+    /// The error's description, taken when it was thrown.
+    package let error: String?
+
+    package init(position: Int, start: Duration, duration: Duration, result: Bool?, error: String?) {
+        self.position = position
+        self.start = start
+        self.duration = duration
+        self.result = result
+        self.error = error
     }
 }

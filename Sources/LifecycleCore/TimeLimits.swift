@@ -122,6 +122,10 @@ package final class DeliverySupervision: DeliverySupervisor {
         /// How many hooks were called, and the watchdog waiting for the next call, if it waits.
         var calls = 0
         var watchdog: Waiter?
+        /// Calls journaled since the journal last took them: the last ones, in a ring, and how many.
+        var journaled: [PendingCall] = []
+        var journaledHead = 0
+        var journaledCount = 0
     }
 
     /// A parked watchdog. A class, so the state holds a plain optional reference (a checked
@@ -155,14 +159,20 @@ package final class DeliverySupervision: DeliverySupervisor {
         }
     }
 
-    /// The state shared by every runner of one delivery.
-    package final class SharedState: Sendable {
+    /// The state shared by every runner of one delivery. It keeps the calls it journals until the journal
+    /// takes them (see ``JournalSource``), so journaling a call costs no lock of its own.
+    package final class SharedState: JournalSource {
         fileprivate let state: Locked<State>
         /// Whether answers are kept for combining; without, only failures are, and answering costs less.
         fileprivate let keepsAnswers: Bool
         fileprivate let journaling: Journaling?
         /// Whether a hook starts with the reading its predecessor ended with (see `State.lastReading`).
         fileprivate let chainsReadings: Bool
+        /// `journaling`'s plain values, read for each call without copying it (and retaining what it holds).
+        fileprivate let journals: Bool
+        fileprivate let journalShift: Duration
+        fileprivate let journalsResults: Bool
+        fileprivate let journalCapacity: Int
 
         /// Shared by the runners of one delivery over a plan of `count` hooks. `tracksAnswered` keeps
         /// which hooks answered, for ``answered(_:)``.
@@ -171,6 +181,10 @@ package final class DeliverySupervision: DeliverySupervisor {
             self.keepsAnswers = keepsAnswers
             self.journaling = journaling
             self.chainsReadings = journaling.map { !$0.event.isCustom } ?? false
+            self.journals = journaling != nil
+            self.journalShift = journaling?.shift ?? .zero
+            self.journalsResults = journaling?.hasResult ?? false
+            self.journalCapacity = journaling?.journal.capacity ?? 0
         }
     }
 
@@ -207,34 +221,44 @@ package final class DeliverySupervision: DeliverySupervisor {
 
     @discardableResult
     package func didCall(_ position: Int, answer: (any Sendable)?, failure: (any Error)?) -> Bool {
+        let shared = self.shared
         let keep = shared.keepsAnswers || failure != nil
-        let journaling = shared.journaling
-        let end = journaling == nil ? nil : time.nowAndWall()
-        let (accepted, start): (Bool, Duration?) = shared.state.withLock { state in
-            guard state.generation == generation else { return (false, nil) }
+        let journals = shared.journals
+        let end = journals ? time.nowAndWall() : nil
+        // Described now, as thrown: an error's description may not stay the same.
+        let described = journals ? failure.map { "\($0)" } : nil
+        let result = shared.journalsResults ? answer as? Bool : nil
+        return shared.state.withLock { state in
+            guard state.generation == generation else { return false }
             // The hook in progress is this one: a runner calls one hook at a time, and one superseded
             // meanwhile was turned away above.
             let start = state.current?.wallStart
             state.current = nil
-            if let end, shared.chainsReadings { state.lastReading = (generation, end.now, end.wall) }
             state.answeredCount += 1
             if !state.answered.isEmpty { state.answered[position] = true }
             if keep { state.answers.append(Answer(position: position, answer: answer, failure: failure)) }
-            return (true, start)
+            // Journaled as the fan-out would report it to an observer: only a call that counts, once it
+            // returned.
+            if let end, let start {
+                if shared.chainsReadings { state.lastReading = (generation, end.now, end.wall) }
+                let call = PendingCall(
+                    position: position,
+                    start: start + shared.journalShift,
+                    duration: end.wall - start,
+                    result: result,
+                    error: described
+                )
+                if state.journaled.count < shared.journalCapacity {
+                    state.journaled.append(call)
+                } else {
+                    state.journaled[state.journaledHead] = call
+                    state.journaledHead += 1
+                    if state.journaledHead == state.journaled.count { state.journaledHead = 0 }
+                }
+                state.journaledCount += 1
+            }
+            return true
         }
-        // Journaled as the fan-out would report it to an observer: only a call that counts, once it returned.
-        if accepted, let journaling, let start, let end = end?.wall {
-            journaling.journal.record(
-                journaling.event,
-                of: journaling.plan,
-                at: position,
-                startOffset: start + journaling.shift,
-                duration: end - start,
-                result: journaling.hasResult ? answer as? Bool : nil,
-                error: failure
-            )
-        }
-        return accepted
     }
 }
 
@@ -308,6 +332,20 @@ extension DeliverySupervision.SharedState {
 
     /// How many hooks answered.
     package var answeredCount: Int { state.withLock { $0.answeredCount } }
+
+    package func takeCalls(keeping limit: Int) -> PendingCalls {
+        guard let journaling else { preconditionFailure("a delivery journals only when it has a journal") }
+        let (total, calls): (Int, [PendingCall]) = state.withLock { state in
+            defer {
+                state.journaled.removeAll(keepingCapacity: true)
+                state.journaledHead = 0
+                state.journaledCount = 0
+            }
+            let inOrder = Array(state.journaled[state.journaledHead...] + state.journaled[..<state.journaledHead])
+            return (state.journaledCount, Array(inOrder.suffix(limit)))
+        }
+        return PendingCalls(event: journaling.event, plan: journaling.plan, total: total, calls: calls)
+    }
 
     /// The positions, among `positions`, of the hooks that did not answer (those answered are tracked
     /// only when the state was made with `tracksAnswered`; without, none counts as answered).

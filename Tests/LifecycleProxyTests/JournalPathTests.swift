@@ -94,3 +94,94 @@ struct JournalPathTests {
         #expect(direct.filter { $0.event == "warmUp" }.count == 2)
     }
 }
+
+/// The journal during a delivery: the host keeps the calls of a delivery in progress until the journal
+/// is read or written, which must not show.
+@Suite("Journal during a delivery")
+struct JournalDuringDeliveryTests {
+    func host(capacity: Int = 1_024) throws -> (ApplicationHost, PeekBox) {
+        let box = PeekBox()
+        var options = LaunchOptions()
+        options[ScriptKey.self] = Script()
+        options[PeekBoxKey.self] = box
+        let host = try ApplicationHost(
+            manifest: ModuleManifest(name: "Peek", [High.self, NormalA.self, JournalPeek.self]),
+            launchOptions: options,
+            configuration: .init(journalCapacity: capacity)
+        )
+        box.host.withLock { $0 = host }
+        return (host, box)
+    }
+
+    @Test("A hook reading the journal sees the calls before it; a record it writes comes before its own call")
+    func readAndWriteMidDelivery() async throws {
+        let (host, box) = try host()
+        try await host.launch()
+        try await host.receiveMemoryWarning()
+        #expect(box.seen.withLock { $0 } == ["didReceiveMemoryWarning High", "didReceiveMemoryWarning NormalA"])
+        let warnings = try #require(host.journal).entries.suffix(4).map { "\($0.event) \(shortName($0.participant))" }
+        #expect(
+            warnings == [
+                "didReceiveMemoryWarning High", "didReceiveMemoryWarning NormalA", "note JournalPeek",
+                "didReceiveMemoryWarning JournalPeek",
+            ]
+        )
+        let sequences = try #require(host.journal).entries.map(\.sequence)
+        #expect(sequences == Array(sequences.indices))
+    }
+
+    @Test("A delivery longer than the journal keeps the last calls, numbered in order, and counts the rest")
+    func longDelivery() async throws {
+        let (host, _) = try host(capacity: 2)
+        try await host.launch()
+        // launch: willFinishLaunching ×2 (High, NormalA), didFinishLaunching ×2, didBecomeActive ×3
+        try await host.receiveMemoryWarning()  // 3 calls, and the peek's note
+        let journal = try #require(host.journal)
+        #expect(
+            journal.entries.map { "\($0.event) \(shortName($0.participant))" } == [
+                "note JournalPeek", "didReceiveMemoryWarning JournalPeek",
+            ]
+        )
+        let total = journal.entries.last.map { $0.sequence + 1 } ?? 0
+        #expect(journal.entries.map(\.sequence) == [total - 2, total - 1])
+        #expect(journal.droppedCount == total - 2)
+    }
+}
+
+/// Where a hook finds its host.
+final class PeekBox: Sendable {
+    let host = Locked<ApplicationHost?>(nil)
+    /// What the peek saw of the current event in the journal.
+    let seen = Locked<[String]>([])
+}
+
+enum PeekBoxKey: LaunchOptionKey {
+    static let defaultValue = PeekBox()
+}
+
+/// Last to receive memory warnings: reads the journal, then writes a record of its own into it.
+struct JournalPeek: LifecycleModule, DidReceiveMemoryWarning {
+    static let priority: ModulePriority = .minimum
+    let box: PeekBox
+    init(context: LifecycleContext) { box = context.launchOptions[PeekBoxKey.self] }
+
+    func didReceiveMemoryWarning(_ context: LifecycleContext) {
+        guard let journal = box.host.withLock({ $0 })?.journal else { return }
+        let current = journal.entries.filter { $0.event == "didReceiveMemoryWarning" }
+        box.seen.withLock { $0 = current.map { "\($0.event) \(shortName($0.participant))" } }
+        journal.record(
+            DeliveryRecord(
+                event: LifecycleEvent(custom: Note.self),
+                participant: Participant(name: Self.moduleName, priority: Self.priority, id: 99),
+                start: .now,
+                duration: .zero,
+                result: nil,
+                error: nil
+            )
+        )
+    }
+}
+
+struct Note: CustomEvent {
+    static let name = "note"
+}
