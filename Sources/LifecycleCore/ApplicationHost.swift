@@ -688,7 +688,8 @@ public actor ApplicationHost {
             plan: plan,
             graph: graph,
             budgets: plan.map { dispatcher.moduleBudget($0, for: .warmUp) ?? fallback },
-            aborting: plan.map { aborters.contains($0.id) },
+            aborting: aborters.isEmpty
+                ? Array(repeating: false, count: plan.count) : plan.map { aborters.contains($0.id) },
             call: { dispatcher.warmUpCall(at: $0) },
             journal: journalOnly,
             observer: journalOnly == nil ? observer : nil,
