@@ -1026,10 +1026,14 @@ struct LimitedDelivery<R: Sendable> {
 /// start condition as waiting for every implementer in its transitive dependencies, with one visit per
 /// edge instead of a walk of the whole closure per module.
 package struct WarmUpGraph: Sendable {
-    /// For each position, the positions it waits for, each once.
-    package let waitsOn: [[Int]]
-    /// For each position, the positions that wait for it, in delivery order.
-    package let dependents: [[Int]]
+    /// The waits-for edges in compressed rows: the positions `position` waits for are
+    /// `waitedFor[waitStart[position] ..< waitStart[position + 1]]`, each once. Flat arrays: the stage
+    /// walks them once per hook, and one allocation per module would cost more than the walk.
+    private let waitStart: [Int]
+    private let waitedFor: [Int]
+    /// The same edges the other way: the positions that wait for `position`, in delivery order.
+    private let dependentStart: [Int]
+    private let dependentList: [Int]
     /// The ids of the participants that do not implement warm-up, in delivery order.
     package let withoutWarmUp: [Int]
 
@@ -1051,29 +1055,61 @@ package struct WarmUpGraph: Sendable {
 
         // `visitedBy[id]` is the last position whose walk reached `id`: one array for every walk.
         var visitedBy = [Int](repeating: -1, count: idCount)
-        var waitsOn: [[Int]] = []
-        waitsOn.reserveCapacity(plan.count)
-        var dependents: [[Int]] = Array(repeating: [], count: plan.count)
+        var waitStart = [0]
+        waitStart.reserveCapacity(plan.count + 1)
+        var waitedFor: [Int] = []
         var stack: [Int] = []
         for current in plan.indices {
-            var found: [Int] = []
             stack.append(contentsOf: dependencies(plan[current]))
             while let next = stack.popLast() {
                 guard next >= 0, next < idCount, visitedBy[next] != current else { continue }
                 visitedBy[next] = current
                 if position[next] >= 0 {
-                    found.append(position[next])  // an implementer: waited for, not walked through
+                    waitedFor.append(position[next])  // an implementer: waited for, not walked through
                 } else if slot[next] >= 0 {
                     stack.append(contentsOf: dependencies(participants[slot[next]]))
                 }
             }
-            // Dependents are appended in increasing position: each list stays in delivery order.
-            for dependency in found { dependents[dependency].append(current) }
-            waitsOn.append(found)
+            waitStart.append(waitedFor.count)
         }
-        self.waitsOn = waitsOn
-        self.dependents = dependents
+
+        // Reverse the edges by counting: each row of dependents fills in increasing position, so it stays
+        // in delivery order.
+        var dependentStart = [Int](repeating: 0, count: plan.count + 1)
+        for dependency in waitedFor { dependentStart[dependency + 1] += 1 }
+        for index in plan.indices { dependentStart[index + 1] += dependentStart[index] }
+        var fill = dependentStart
+        var dependentList = [Int](repeating: 0, count: waitedFor.count)
+        for current in plan.indices {
+            for dependency in waitedFor[waitStart[current]..<waitStart[current + 1]] {
+                dependentList[fill[dependency]] = current
+                fill[dependency] += 1
+            }
+        }
+        self.waitStart = waitStart
+        self.waitedFor = waitedFor
+        self.dependentStart = dependentStart
+        self.dependentList = dependentList
     }
+
+    /// How many positions `position` waits for.
+    package func waitCount(of position: Int) -> Int { waitStart[position + 1] - waitStart[position] }
+
+    /// The positions `position` waits for, each once.
+    package func waitsOn(_ position: Int) -> ArraySlice<Int> {
+        waitedFor[waitStart[position]..<waitStart[position + 1]]
+    }
+
+    /// The positions that wait for `position`, in delivery order.
+    package func dependents(of position: Int) -> ArraySlice<Int> {
+        dependentList[dependentStart[position]..<dependentStart[position + 1]]
+    }
+
+    /// For each position, the positions it waits for.
+    package var waitsOn: [[Int]] { (0..<waitStart.count - 1).map { Array(waitsOn($0)) } }
+
+    /// For each position, the positions that wait for it.
+    package var dependents: [[Int]] { (0..<dependentStart.count - 1).map { Array(dependents(of: $0)) } }
 }
 
 /// One warm-up stage in flight: its hooks, each in a runner task, and one watchdog for all their budgets.
@@ -1232,7 +1268,7 @@ final class WarmUpControl: Sendable {
     /// Serializes calls of an observer other than the journal, as when the host reported each step.
     private let observing = Locked(())
     private let plan: [Participant]
-    private let dependents: [[Int]]
+    private let graph: WarmUpGraph
     private let budgets: [Duration?]
     private let aborting: [Bool]
     private let call: @Sendable (Int) -> Call
@@ -1262,7 +1298,7 @@ final class WarmUpControl: Sendable {
         let count = plan.count
         self.state = Locked(
             State(
-                waiting: graph.waitsOn.map(\.count),
+                waiting: (0..<count).map(graph.waitCount(of:)),
                 running: Array(repeating: false, count: count),
                 finished: Array(repeating: false, count: count),
                 left: Array(repeating: false, count: count),
@@ -1272,7 +1308,7 @@ final class WarmUpControl: Sendable {
             )
         )
         self.plan = plan
-        self.dependents = graph.dependents
+        self.graph = graph
         self.budgets = budgets
         self.aborting = aborting
         self.call = call
@@ -1421,7 +1457,7 @@ final class WarmUpControl: Sendable {
         state.finishedCount += 1
         readiness.markReady(plan[position].id)
         var ready: [Int] = []
-        for dependent in dependents[position] {
+        for dependent in graph.dependents(of: position) {
             state.waiting[dependent] -= 1
             if state.waiting[dependent] == 0, !state.left[dependent] { ready.append(dependent) }
         }
@@ -1577,7 +1613,7 @@ final class WarmUpControl: Sendable {
                 state.finishedCount += 1
                 let (now, wall) = time.nowAndWall()
                 var starts = Starts()
-                for dependent in dependents[position] {
+                for dependent in graph.dependents(of: position) {
                     state.waiting[dependent] -= 1
                     guard state.waiting[dependent] == 0, !state.left[dependent] else { continue }
                     state.begin(
