@@ -724,6 +724,7 @@ public actor ApplicationHost {
         }
         if !control.isStopped { control.finishing() }
         control.stop()  // cancels what is still in flight, and the watchdog
+        control.close()
         if warmUpControl === control { warmUpControl = nil }
         let (failures, stop) = control.outcome
         let completed = stop == nil && !control.wasStoppedFromOutside
@@ -769,8 +770,13 @@ public actor ApplicationHost {
         // With nobody but the journal listening, the supervisor journals each call, and the fan-out is
         // given no observer: it then builds no DeliveryRecord and reads no clock of its own.
         let time = self.time
-        let journaling = journalOnly.map {
-            DeliverySupervision.Journaling(journal: $0, event: event, plan: plan, time: time)
+        let journaling = journalOnly.map { journal in
+            DeliverySupervision.Journaling(
+                journal: journal,
+                context: journal.openContext(event, plan: plan),
+                event: event,
+                time: time
+            )
         }
         let observer = journaling == nil ? self.observer : nil
         let shared = DeliverySupervision.SharedState(
@@ -780,8 +786,15 @@ public actor ApplicationHost {
             journaling: journaling
         )
         // It keeps the calls it journals until the journal takes them, at the latest when it is detached.
-        journalOnly?.attach(shared)
-        defer { journalOnly?.detach(shared) }
+        if let journaling {
+            journaling.journal.attach(shared)
+        }
+        defer {
+            if let journaling {
+                journaling.journal.detach(shared)
+                journaling.journal.closeContext(journaling.context)
+            }
+        }
         let absoluteDeadline = deadline.map { time.now() + $0 }
         var from = 0
         var generation = 0
@@ -1273,6 +1286,8 @@ final class WarmUpControl: Sendable {
     private let aborting: [Bool]
     private let call: @Sendable (Int) -> Call
     private let journal: DeliveryJournal?
+    /// The stage's context in the journal (see `DeliveryJournal.openContext(_:plan:)`), while it runs.
+    private let journalContext: Int
     /// The journal's origin to the clock's wall origin.
     private let journalShift: Duration
     private let observer: DeliveryObserver?
@@ -1313,6 +1328,7 @@ final class WarmUpControl: Sendable {
         self.aborting = aborting
         self.call = call
         self.journal = journal
+        self.journalContext = journal?.openContext(.warmUp, plan: plan) ?? -1
         self.journalShift = journal.map { $0.origin.duration(to: time.wallOrigin) } ?? .zero
         self.observer = observer
         self.readiness = readiness
@@ -1468,8 +1484,7 @@ final class WarmUpControl: Sendable {
     private func record(_ position: Int, wallStart: Duration, elapsed: Duration, error: (any Error)?) {
         if let journal {
             journal.record(
-                .warmUp,
-                of: plan,
+                context: journalContext,
                 at: position,
                 startOffset: wallStart + journalShift,
                 duration: elapsed,
@@ -1559,8 +1574,7 @@ final class WarmUpControl: Sendable {
     func report(_ timeout: HookTimeout, of position: Int, since wallStart: Duration) {
         if let journal {
             journal.record(
-                .warmUp,
-                of: plan,
+                context: journalContext,
                 at: position,
                 startOffset: wallStart + journalShift,
                 duration: timeout.elapsed,
@@ -1653,6 +1667,11 @@ final class WarmUpControl: Sendable {
 
     /// Marks the coming `stop()` as the stage's own ending (not a stop from outside).
     func finishing() { state.withLock { $0.fromOutside = false } }
+
+    /// The stage is over and stopped: nothing more is journaled in its context.
+    func close() {
+        journal?.closeContext(journalContext)
+    }
 }
 
 /// A binary min-heap of deadlines (on the configured clock) with the position of their hook: the

@@ -53,28 +53,33 @@ public final class DeliveryJournal: Sendable {
     /// touches neither the participant's name nor the clock arithmetic.
     private struct Record {
         /// Who received the call: a participant given by a ``DeliveryRecord``, or a position in the plan
-        /// the host delivered (the plan array is shared by every call of the event).
+        /// of a delivery the host opened as a context (see ``openContext(_:plan:)``), which records many
+        /// calls without retaining anything per call.
         enum Receiver {
-            case participant(Participant)
-            case planned([Participant], Int)
+            case participant(LifecycleEvent, Participant)
+            case planned(context: Int, position: Int)
         }
 
         let sequence: Int
-        let event: LifecycleEvent
         let receiver: Receiver
         /// Since the journal's origin.
         let start: Duration
         let duration: Duration
         let result: Bool?
         let error: String?
-
-        var participant: Participant {
-            switch receiver {
-            case .participant(let participant): return participant
-            case .planned(let plan, let position): return plan[position]
-            }
-        }
     }
+
+    /// A delivery's event and plan, shared by the records of its calls; kept while it is open or any of
+    /// them is.
+    private struct Context {
+        let event: LifecycleEvent
+        let plan: [Participant]
+        var records = 0
+        var open = true
+    }
+
+    /// A kept record with its receiver resolved, to build an entry from outside the lock.
+    private typealias Resolved = (record: Record, event: LifecycleEvent, participant: Participant)
 
     private struct Storage {
         var records: [Record] = []
@@ -83,20 +88,54 @@ public final class DeliveryJournal: Sendable {
         var dropped = 0
         /// A delivery in progress that keeps its calls until the journal takes them.
         var source: (any JournalSource)?
+        /// Open deliveries and those a kept record names, by id; ids of released ones are reused.
+        var contexts: [Context?] = []
+        var freeContexts: [Int] = []
 
-        /// The kept records, oldest first.
-        var inOrder: [Record] { Array(records[head...] + records[..<head]) }
+        /// The kept records, oldest first, with their receivers.
+        var inOrder: [Resolved] {
+            (records[head...] + records[..<head]).map { record in
+                switch record.receiver {
+                case .participant(let event, let participant): return (record, event, participant)
+                case .planned(let context, let position):
+                    let context = contexts[context]!
+                    return (record, context.event, context.plan[position])
+                }
+            }
+        }
+
+        mutating func openContext(_ event: LifecycleEvent, _ plan: [Participant]) -> Int {
+            let context = Context(event: event, plan: plan)
+            if let id = freeContexts.popLast() {
+                contexts[id] = context
+                return id
+            }
+            contexts.append(context)
+            return contexts.count - 1
+        }
+
+        mutating func release(_ id: Int) {
+            guard let context = contexts[id], !context.open, context.records == 0 else { return }
+            contexts[id] = nil
+            freeContexts.append(id)
+        }
 
         /// Appends `record`, dropping the oldest beyond `capacity`.
         mutating func append(_ record: Record, capacity: Int) {
             nextSequence += 1
+            if case .planned(let context, _) = record.receiver { contexts[context]!.records += 1 }
             if records.count < capacity {
                 records.append(record)
-            } else {
-                records[head] = record
-                head += 1
-                if head == capacity { head = 0 }
-                dropped += 1
+                return
+            }
+            let evicted = records[head].receiver
+            records[head] = record
+            head += 1
+            if head == capacity { head = 0 }
+            dropped += 1
+            if case .planned(let context, _) = evicted {
+                contexts[context]!.records -= 1
+                release(context)
             }
         }
 
@@ -112,8 +151,7 @@ public final class DeliveryJournal: Sendable {
                 append(
                     Record(
                         sequence: nextSequence,
-                        event: pending.event,
-                        receiver: .planned(pending.plan, call.position),
+                        receiver: .planned(context: pending.context, position: call.position),
                         start: call.start,
                         duration: call.duration,
                         result: call.result,
@@ -145,8 +183,7 @@ public final class DeliveryJournal: Sendable {
     /// Records one delivery.
     public func record(_ delivery: DeliveryRecord) {
         append(
-            delivery.event,
-            .participant(delivery.participant),
+            .participant(delivery.event, delivery.participant),
             start: origin.duration(to: delivery.start),
             duration: delivery.duration,
             result: delivery.result,
@@ -154,23 +191,42 @@ public final class DeliveryJournal: Sendable {
         )
     }
 
-    /// Records one call of the hook of `plan[position]` that started `startOffset` after ``origin``: the
-    /// host's way when nobody else observes deliveries, without building a ``DeliveryRecord``. The
-    /// journal keeps a reference to `plan` while it keeps the entry.
+    /// Opens a context for the calls of one delivery of `event` to `plan`, for
+    /// ``record(context:at:startOffset:duration:result:error:)``: the host's way when nobody else observes
+    /// deliveries, without a ``DeliveryRecord`` or a retain per call. Close it when the delivery ends; the
+    /// journal keeps it while it keeps an entry of it.
+    package func openContext(_ event: LifecycleEvent, plan: [Participant]) -> Int {
+        storage.withLock { $0.openContext(event, plan) }
+    }
+
+    /// The delivery of context `id` is over: nothing more is recorded in it.
+    package func closeContext(_ id: Int) {
+        storage.withLock { storage in
+            storage.contexts[id]?.open = false
+            storage.release(id)
+        }
+    }
+
+    /// Records one call of the hook at `position` of the plan of `context`, that started `startOffset`
+    /// after ``origin``.
     package func record(
-        _ event: LifecycleEvent,
-        of plan: [Participant],
+        context: Int,
         at position: Int,
         startOffset: Duration,
         duration: Duration,
         result: Bool?,
         error: (any Error)?
     ) {
-        append(event, .planned(plan, position), start: startOffset, duration: duration, result: result, error: error)
+        append(
+            .planned(context: context, position: position),
+            start: startOffset,
+            duration: duration,
+            result: result,
+            error: error
+        )
     }
 
     private func append(
-        _ event: LifecycleEvent,
         _ receiver: Record.Receiver,
         start: Duration,
         duration: Duration,
@@ -181,9 +237,14 @@ public final class DeliveryJournal: Sendable {
         let description = error.map { "\($0)" }
         storage.withLock { storage in
             storage.takePending(capacity: capacity)
+            if case .planned(let context, _) = receiver {
+                // Only while its delivery runs: a closed context's id may be reused.
+                guard storage.contexts.indices.contains(context), storage.contexts[context]?.open == true else {
+                    return
+                }
+            }
             let record = Record(
                 sequence: storage.nextSequence,
-                event: event,
                 receiver: receiver,
                 start: start,
                 duration: duration,
@@ -213,11 +274,11 @@ public final class DeliveryJournal: Sendable {
         }
     }
 
-    private func entry(_ record: Record) -> Entry {
-        let participant = record.participant
+    private func entry(_ resolved: Resolved) -> Entry {
+        let (record, event, participant) = resolved
         return Entry(
             sequence: record.sequence,
-            event: record.event.name,
+            event: event.name,
             participant: participant.name,
             priority: participant.priority?.rawValue,
             startMicroseconds: microseconds(record.start),
@@ -254,7 +315,7 @@ public final class DeliveryJournal: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         // One snapshot, so the drop count and the entries agree.
-        let (dropped, records): (Int, [Record]) = storage.withLock { storage in
+        let (dropped, records): (Int, [Resolved]) = storage.withLock { storage in
             storage.takePending(capacity: capacity)
             return (storage.dropped, storage.inOrder)
         }
@@ -301,16 +362,15 @@ package protocol JournalSource: AnyObject, Sendable {
 
 /// Hook calls of one delivery, not yet in the journal.
 package struct PendingCalls {
-    /// The delivered event, and its plan: the calls name participants by position in it.
-    package let event: LifecycleEvent
-    package let plan: [Participant]
+    /// The delivery's context (see `DeliveryJournal.openContext(_:plan:)`): the calls name participants
+    /// by position in its plan.
+    package let context: Int
     /// How many calls were recorded, of which `calls` are the last.
     package let total: Int
     package let calls: [PendingCall]
 
-    package init(event: LifecycleEvent, plan: [Participant], total: Int, calls: [PendingCall]) {
-        self.event = event
-        self.plan = plan
+    package init(context: Int, total: Int, calls: [PendingCall]) {
+        self.context = context
         self.total = total
         self.calls = calls
     }

@@ -143,17 +143,18 @@ package final class DeliverySupervision: DeliverySupervisor {
     /// ``DeliveryRecord`` for an observer: the delivered event, its plan, and the journal.
     package struct Journaling: Sendable {
         let journal: DeliveryJournal
+        /// The journal's context of the delivery (see `DeliveryJournal.openContext(_:plan:)`).
+        let context: Int
         let event: LifecycleEvent
-        let plan: [Participant]
         /// Whether the event has a Bool result to record.
         let hasResult: Bool
         /// The journal's origin to the clock's wall origin: zero for the host's own journal.
         let shift: Duration
 
-        package init(journal: DeliveryJournal, event: LifecycleEvent, plan: [Participant], time: ClockFunctions) {
+        package init(journal: DeliveryJournal, context: Int, event: LifecycleEvent, time: ClockFunctions) {
             self.journal = journal
+            self.context = context
             self.event = event
-            self.plan = plan
             self.hasResult = event.resultRule != .none
             self.shift = journal.origin.duration(to: time.wallOrigin)
         }
@@ -344,7 +345,7 @@ extension DeliverySupervision.SharedState {
             let inOrder = Array(state.journaled[state.journaledHead...] + state.journaled[..<state.journaledHead])
             return (state.journaledCount, Array(inOrder.suffix(limit)))
         }
-        return PendingCalls(event: journaling.event, plan: journaling.plan, total: total, calls: calls)
+        return PendingCalls(context: journaling.context, total: total, calls: calls)
     }
 
     /// The positions, among `positions`, of the hooks that did not answer (those answered are tracked

@@ -148,6 +148,32 @@ struct JournalDuringDeliveryTests {
     }
 }
 
+@Suite("Journal over many deliveries")
+struct JournalManyDeliveriesTests {
+    @Test("After hundreds of deliveries through a small journal, the kept entries name the right events")
+    func manyDeliveries() async throws {
+        let host = try makeHost([High.self, NormalA.self, Low.self], configuration: .init(journalCapacity: 5))
+        try await host.launch()
+        for round in 0..<100 {
+            try await host.enterBackground()
+            try await host.enterForeground()
+            if round.isMultiple(of: 3) { try await host.receiveMemoryWarning() }
+        }
+        try await host.enterBackground()
+        let journal = try #require(host.journal)
+        // willResignActive and didEnterBackground run in reverse order: Low first.
+        #expect(
+            journal.entries.map { "\($0.event) \(shortName($0.participant))" } == [
+                "willResignActive NormalA", "willResignActive High", "didEnterBackground Low",
+                "didEnterBackground NormalA", "didEnterBackground High",
+            ]
+        )
+        let last = try #require(journal.entries.last?.sequence)
+        #expect(journal.entries.map(\.sequence) == Array((last - 4)...last))
+        #expect(journal.droppedCount == last + 1 - 5)
+    }
+}
+
 /// Where a hook finds its host.
 final class PeekBox: Sendable {
     let host = Locked<ApplicationHost?>(nil)
