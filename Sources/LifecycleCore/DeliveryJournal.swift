@@ -143,11 +143,14 @@ public final class DeliveryJournal: Sendable {
         mutating func takePending(capacity: Int) {
             guard let source else { return }
             let pending = source.takeCalls(keeping: capacity)
+            let kept = pending.calls.count
+            guard kept > 0 else { return }
             // Calls the source held no longer, beyond the last `capacity`: journaled, then dropped.
-            let skipped = pending.total - pending.calls.count
+            let skipped = pending.total - kept
             nextSequence += skipped
             dropped += skipped
-            for call in pending.calls {
+            for index in 0..<kept {
+                let call = pending.calls[(pending.first + index) % kept]
                 append(
                     Record(
                         sequence: nextSequence,
@@ -354,9 +357,9 @@ public final class DeliveryJournal: Sendable {
 /// A delivery in progress that records its hook calls itself, under its own lock, and hands them to a
 /// ``DeliveryJournal`` when the journal asks (see `DeliveryJournal.attach(_:)`).
 package protocol JournalSource: AnyObject, Sendable {
-    /// The calls recorded since the last time, in order: how many, and the last `keeping` of them (the
-    /// journal would drop the others anyway). Called with the journal's lock held; the source's own lock
-    /// is never held while taking the journal's.
+    /// The calls recorded since the last time: how many, and the last ones of them, as many as the
+    /// journal keeps (`keeping`; it would drop the others anyway). Called with the journal's lock held;
+    /// the source's own lock is never held while taking the journal's.
     func takeCalls(keeping: Int) -> PendingCalls
 }
 
@@ -365,14 +368,16 @@ package struct PendingCalls {
     /// The delivery's context (see `DeliveryJournal.openContext(_:plan:)`): the calls name participants
     /// by position in its plan.
     package let context: Int
-    /// How many calls were recorded, of which `calls` are the last.
+    /// How many calls were recorded, of which `calls` are the last, in a ring whose oldest is at `first`.
     package let total: Int
     package let calls: [PendingCall]
+    package let first: Int
 
-    package init(context: Int, total: Int, calls: [PendingCall]) {
+    package init(context: Int, total: Int, calls: [PendingCall], first: Int) {
         self.context = context
         self.total = total
         self.calls = calls
+        self.first = first
     }
 }
 

@@ -335,17 +335,18 @@ extension DeliverySupervision.SharedState {
     package var answeredCount: Int { state.withLock { $0.answeredCount } }
 
     package func takeCalls(keeping limit: Int) -> PendingCalls {
-        guard let journaling else { preconditionFailure("a delivery journals only when it has a journal") }
-        let (total, calls): (Int, [PendingCall]) = state.withLock { state in
+        // Attached to a journal only when it journals; the ring holds at most the journal's capacity.
+        guard let journaling else { return PendingCalls(context: -1, total: 0, calls: [], first: 0) }
+        let (total, calls, first): (Int, [PendingCall], Int) = state.withLock { state in
+            var calls: [PendingCall] = []
+            swap(&calls, &state.journaled)
             defer {
-                state.journaled.removeAll(keepingCapacity: true)
                 state.journaledHead = 0
                 state.journaledCount = 0
             }
-            let inOrder = Array(state.journaled[state.journaledHead...] + state.journaled[..<state.journaledHead])
-            return (state.journaledCount, Array(inOrder.suffix(limit)))
+            return (state.journaledCount, calls, state.journaledHead)
         }
-        return PendingCalls(context: journaling.context, total: total, calls: calls)
+        return PendingCalls(context: journaling.context, total: total, calls: calls, first: first)
     }
 
     /// The positions, among `positions`, of the hooks that did not answer (those answered are tracked
