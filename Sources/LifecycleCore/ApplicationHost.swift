@@ -1185,6 +1185,9 @@ final class WarmUpControl: Sendable {
         /// Hooks abandoned on a timeout that the stage has not taken yet, and the stage waiting.
         var timeouts: [Timeout] = []
         var stage: Waiter?
+        /// Runners waiting for a hook, with their slots: a released hook goes to one of them before a new
+        /// runner task is made for it.
+        var idle: [(runner: Int, waiter: RunnerWaiter)] = []
         /// Runners between taking a hook's return and finishing its report.
         var reporting = 0
         var failures: [(Int, HookFailure)] = []
@@ -1219,8 +1222,33 @@ final class WarmUpControl: Sendable {
             return nil
         }
 
+        /// Puts the hook at `position` in flight in an idle runner, else in a new one, from `now`.
+        mutating func place(
+            _ position: Int,
+            at now: Duration,
+            wall: Duration,
+            budget: Duration?,
+            _ starts: inout Starts
+        ) {
+            if let (runner, waiter) = idle.popLast() {
+                begin(position, in: runner, at: now, wall: wall, budget: budget, &starts)
+                starts.runs.append(.handOff(position, waiter))
+            } else {
+                let runner = newRunner()
+                begin(position, in: runner, at: now, wall: wall, budget: budget, &starts)
+                starts.runs.append(.spawn(position, runner))
+            }
+        }
+
+        /// Once the stage is over, lets the idle runners go.
+        mutating func releaseIdleIfOver(_ starts: inout Starts) {
+            guard stopped || finishedCount == finished.count, !idle.isEmpty else { return }
+            starts.released += idle.map(\.waiter)
+            idle.removeAll()
+        }
+
         /// Puts the hook at `position` in flight in runner slot `runner`, from `now`, and notes in `starts`
-        /// the task to create for it and whether the watchdog must be replaced to meet its deadline.
+        /// whether the watchdog must be replaced to meet its deadline.
         mutating func begin(
             _ position: Int,
             in runner: Int,
@@ -1233,7 +1261,6 @@ final class WarmUpControl: Sendable {
             started[position] = now
             wallStarts[position] = wall
             runnerOf[position] = runner
-            starts.spawn.append((position, runner))
             guard let budget else { return }
             let due = now + budget
             deadlines.insert(due, position)
@@ -1270,12 +1297,31 @@ final class WarmUpControl: Sendable {
 
     /// What starting hooks under the lock leaves to do outside it.
     private struct Starts {
-        /// Hooks to run in new runner tasks: position and runner slot.
-        var spawn: [(position: Int, runner: Int)] = []
+        enum Run {
+            /// Run the hook at the position in a new runner task, in the slot.
+            case spawn(Int, Int)
+            /// Hand the hook at the position to an idle runner.
+            case handOff(Int, RunnerWaiter)
+        }
+
+        /// Hooks to start, in delivery order.
+        var runs: [Run] = []
+        /// Idle runners to let go: the stage is over.
+        var released: [RunnerWaiter] = []
         /// Watchdogs to cancel, and the generation of a new one to start.
         var oldWatchdogs: [Task<Void, Never>] = []
         var newWatchdog: Int?
     }
+
+    /// An idle runner, waiting for a hook to run, or `nil` to end. A class, so the state holds a plain
+    /// reference.
+    private final class RunnerWaiter: Sendable {
+        let continuation: CheckedContinuation<Int?, Never>
+        init(_ continuation: CheckedContinuation<Int?, Never>) { self.continuation = continuation }
+    }
+
+    /// The most runners kept idle, waiting for released hooks, instead of ending.
+    private static let idleRunners = 16
 
     private let state: Locked<State>
     /// Serializes calls of an observer other than the journal, as when the host reported each step.
@@ -1346,23 +1392,32 @@ final class WarmUpControl: Sendable {
         let starts: Starts = state.withLock { state in
             var starts = Starts()
             for position in plan.indices where state.waiting[position] == 0 && !state.left[position] {
-                state.begin(position, in: state.newRunner(), at: now, wall: wall, budget: budgets[position], &starts)
+                state.place(position, at: now, wall: wall, budget: budgets[position], &starts)
             }
             return starts
         }
         launch(starts)
     }
 
-    /// Creates the runner tasks and the watchdog that `starts` asks for.
+    /// Starts the hooks, lets the runners go and replaces the watchdog, as `starts` asks.
     private func launch(_ starts: Starts) {
         for watchdog in starts.oldWatchdogs { watchdog.cancel() }
-        if !starts.spawn.isEmpty {
-            let tasks = starts.spawn.map { start in Task { await self.run(start.position, in: start.runner) } }
+        var spawned: [(runner: Int, task: Task<Void, Never>)] = []
+        for run in starts.runs {
+            switch run {
+            case .spawn(let position, let runner):
+                spawned.append((runner, Task { await self.run(position, in: runner) }))
+            case .handOff(let position, let waiter):
+                waiter.continuation.resume(returning: position)
+            }
+        }
+        for waiter in starts.released { waiter.continuation.resume(returning: nil) }
+        if !spawned.isEmpty {
             let cancelled: [Task<Void, Never>] = state.withLock { state in
                 var cancelled: [Task<Void, Never>] = []
-                for (start, task) in zip(starts.spawn, tasks) {
-                    state.runners[start.runner] = task
-                    if state.cancelRequested[start.runner] { cancelled.append(task) }
+                for (runner, task) in spawned {
+                    state.runners[runner] = task
+                    if state.cancelRequested[runner] { cancelled.append(task) }
                 }
                 return cancelled
             }
@@ -1382,7 +1437,7 @@ final class WarmUpControl: Sendable {
     // MARK: Running
 
     /// A runner task: runs the hook at `position`, then the dependent its return leaves to this runner,
-    /// and so on.
+    /// and so on; with none, waits idle for a hook released elsewhere, and ends with the stage.
     private func run(_ position: Int, in runner: Int) async {
         var position = position
         while true {
@@ -1393,8 +1448,37 @@ final class WarmUpControl: Sendable {
             } catch {
                 failure = error
             }
-            guard let next = finish(position, in: runner, failure: failure) else { return }
-            position = next
+            switch finish(position, in: runner, failure: failure) {
+            case .run(let next):
+                position = next
+            case .idle:
+                guard let next = await waitIdle(runner) else { return }
+                position = next
+            case .end:
+                return  // its hook was abandoned (and it may be cancelled), or the stage stopped
+            }
+        }
+    }
+
+    /// What a runner does after a hook.
+    private enum Next {
+        case run(Int)
+        case idle
+        case end
+    }
+
+    /// Waits, as an idle runner, for a released hook to run; `nil` once the stage is over (or if enough
+    /// runners wait already).
+    private func waitIdle(_ runner: Int) async -> Int? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Int?, Never>) in
+            let waits = state.withLock { state in
+                guard !state.stopped, state.finishedCount < state.finished.count,
+                    state.idle.count < Self.idleRunners
+                else { return false }
+                state.idle.append((runner, RunnerWaiter(continuation)))
+                return true
+            }
+            if !waits { continuation.resume(returning: nil) }
         }
     }
 
@@ -1404,7 +1488,7 @@ final class WarmUpControl: Sendable {
     ///
     /// Journaled under the stage's lock, in one step with the rest (the journal's lock is never held while
     /// taking this one); an observer other than the journal is told between two steps, outside the lock.
-    private func finish(_ position: Int, in runner: Int, failure: (any Error)?) -> Int? {
+    private func finish(_ position: Int, in runner: Int, failure: (any Error)?) -> Next {
         let (now, wall) = time.nowAndWall()
         let hookFailure = failure.map { HookFailure(participant: plan[position], event: .warmUp, error: $0) }
         if observer != nil {
@@ -1414,11 +1498,11 @@ final class WarmUpControl: Sendable {
                 state.reporting += 1
                 return (now - state.started[position], state.wallStarts[position])
             }
-            guard let taken else { return nil }
+            guard let taken else { return .end }
             record(position, wallStart: taken.wallStart, elapsed: taken.elapsed, error: failure)
         }
         var next: Int?
-        let outcome: (Starts, [Task<Void, Never>], Waiter?)? =
+        let outcome: (Starts, [Task<Void, Never>], Waiter?, stopped: Bool)? =
             state.withLock { state in
                 if observer != nil {
                     state.reporting -= 1
@@ -1445,24 +1529,29 @@ final class WarmUpControl: Sendable {
                     if !state.stopped {
                         let ready = count(position, &state)
                         for (index, dependent) in ready.enumerated() {
-                            // The last one ready continues in this runner; the others get their own.
-                            let own = index == ready.count - 1 ? runner : state.newRunner()
-                            state.begin(dependent, in: own, at: now, wall: wall, budget: budgets[dependent], &starts)
-                            if own == runner { next = dependent }
+                            let budget = budgets[dependent]
+                            if index == ready.count - 1 {
+                                // The last one ready continues in this runner.
+                                state.begin(dependent, in: runner, at: now, wall: wall, budget: budget, &starts)
+                                next = dependent
+                            } else {
+                                state.place(dependent, at: now, wall: wall, budget: budget, &starts)
+                            }
                         }
-                        starts.spawn.removeAll { $0.runner == runner }
                     }
                 } else if let hookFailure, state.stopped, !state.finished[position] {
                     // Taken before the stage stopped: its failure is reported with the others.
                     state.failures.append((position, hookFailure))
                 }
-                return (starts, cancelled, state.stageToWake())
+                state.releaseIdleIfOver(&starts)
+                return (starts, cancelled, state.stageToWake(), state.stopped)
             }
-        guard let (starts, cancelled, stage) = outcome else { return nil }
+        guard let (starts, cancelled, stage, stopped) = outcome else { return .end }
         for task in cancelled { task.cancel() }
         stage?.continuation.resume()
         launch(starts)
-        return next
+        if let next { return .run(next) }
+        return stopped ? .end : .idle
     }
 
     /// Counts the hook at `position` finished and marks its participant ready; returns the dependents
@@ -1595,13 +1684,17 @@ final class WarmUpControl: Sendable {
             if stopping {
                 state.stopFailure = failure
                 state.fromOutside = false
-                return (Starts(), state.stop())
+                let cancelled = state.stop()
+                var starts = Starts()
+                state.releaseIdleIfOver(&starts)
+                return (starts, cancelled)
             }
             let (now, wall) = time.nowAndWall()
             var starts = Starts()
             for dependent in count(position, &state) {
-                state.begin(dependent, in: state.newRunner(), at: now, wall: wall, budget: budgets[dependent], &starts)
+                state.place(dependent, at: now, wall: wall, budget: budgets[dependent], &starts)
             }
+            state.releaseIdleIfOver(&starts)
             return (starts, [])
         }
         for task in cancelled { task.cancel() }
@@ -1630,15 +1723,9 @@ final class WarmUpControl: Sendable {
                 for dependent in graph.dependents(of: position) {
                     state.waiting[dependent] -= 1
                     guard state.waiting[dependent] == 0, !state.left[dependent] else { continue }
-                    state.begin(
-                        dependent,
-                        in: state.newRunner(),
-                        at: now,
-                        wall: wall,
-                        budget: budgets[dependent],
-                        &starts
-                    )
+                    state.place(dependent, at: now, wall: wall, budget: budgets[dependent], &starts)
                 }
+                state.releaseIdleIfOver(&starts)
                 return (cancelled, starts, state.stageToWake())
             }
         cancelled?.cancel()
@@ -1658,10 +1745,14 @@ final class WarmUpControl: Sendable {
 
     /// Cancels everything in flight and the watchdog, and wakes the stage. Idempotent.
     func stop() {
-        let (tasks, stage): ([Task<Void, Never>], Waiter?) = state.withLock { state in
-            (state.stop(), state.stageToWake())
+        let (tasks, starts, stage): ([Task<Void, Never>], Starts, Waiter?) = state.withLock { state in
+            let tasks = state.stop()
+            var starts = Starts()
+            state.releaseIdleIfOver(&starts)
+            return (tasks, starts, state.stageToWake())
         }
         for task in tasks { task.cancel() }
+        launch(starts)  // lets the idle runners go
         stage?.continuation.resume()
     }
 
