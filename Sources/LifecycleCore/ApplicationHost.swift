@@ -1324,8 +1324,10 @@ final class WarmUpControl: Sendable {
     private static let idleRunners = 16
 
     private let state: Locked<State>
-    /// Serializes calls of an observer other than the journal, as when the host reported each step.
-    private let observing = Locked(())
+    /// Serializes calls of an observer other than the journal, as when the host reported each step; counts
+    /// them. (Not `Locked<Void>`: under the sanitizer build a zero-sized value shares its address with the
+    /// lock's mutex pointer, and the sanitizer takes the two for one variable.)
+    private let observing = Locked(0)
     private let plan: [Participant]
     private let graph: WarmUpGraph
     private let budgets: [Duration?]
@@ -1589,7 +1591,10 @@ final class WarmUpControl: Sendable {
                 result: nil,
                 error: error
             )
-            observing.withLock { _ in observer(record) }
+            observing.withLock { reports in
+                observer(record)
+                reports += 1
+            }
         }
     }
 
