@@ -155,8 +155,8 @@ public final class DeliveryJournal: Sendable {
                     Record(
                         sequence: nextSequence,
                         receiver: .planned(context: pending.context, position: call.position),
-                        start: call.start,
-                        duration: call.duration,
+                        start: call.start + pending.shift,
+                        duration: call.end - call.start,
                         result: call.result,
                         error: call.error
                     ),
@@ -372,29 +372,33 @@ package struct PendingCalls {
     package let total: Int
     package let calls: [PendingCall]
     package let first: Int
+    /// From the calls' time origin to the journal's: added to their start times.
+    package let shift: Duration
 
-    package init(context: Int, total: Int, calls: [PendingCall], first: Int) {
+    package init(context: Int, total: Int, calls: [PendingCall], first: Int, shift: Duration) {
         self.context = context
         self.total = total
         self.calls = calls
         self.first = first
+        self.shift = shift
     }
 }
 
-/// One hook call, as a ``JournalSource`` keeps it: plain values, cheap to record.
+/// One hook call, as a ``JournalSource`` keeps it: plain values, cheap to record (the arithmetic waits
+/// for the few calls the journal keeps).
 package struct PendingCall: Sendable {
     package let position: Int
-    /// Since the journal's origin.
+    /// When the call started and ended, on the source's time origin (see `PendingCalls.shift`).
     package let start: Duration
-    package let duration: Duration
+    package let end: Duration
     package let result: Bool?
     /// The error's description, taken when it was thrown.
     package let error: String?
 
-    package init(position: Int, start: Duration, duration: Duration, result: Bool?, error: String?) {
+    package init(position: Int, start: Duration, end: Duration, result: Bool?, error: String?) {
         self.position = position
         self.start = start
-        self.duration = duration
+        self.end = end
         self.result = result
         self.error = error
     }

@@ -171,7 +171,6 @@ package final class DeliverySupervision: DeliverySupervisor {
         fileprivate let chainsReadings: Bool
         /// `journaling`'s plain values, read for each call without copying it (and retaining what it holds).
         fileprivate let journals: Bool
-        fileprivate let journalShift: Duration
         fileprivate let journalsResults: Bool
         fileprivate let journalCapacity: Int
 
@@ -183,7 +182,6 @@ package final class DeliverySupervision: DeliverySupervisor {
             self.journaling = journaling
             self.chainsReadings = journaling.map { !$0.event.isCustom } ?? false
             self.journals = journaling != nil
-            self.journalShift = journaling?.shift ?? .zero
             self.journalsResults = journaling?.hasResult ?? false
             self.journalCapacity = journaling?.journal.capacity ?? 0
         }
@@ -244,8 +242,8 @@ package final class DeliverySupervision: DeliverySupervisor {
                 if shared.chainsReadings { state.lastReading = (generation, end.now, end.wall) }
                 let call = PendingCall(
                     position: position,
-                    start: start + shared.journalShift,
-                    duration: end.wall - start,
+                    start: start,
+                    end: end.wall,
                     result: result,
                     error: described
                 )
@@ -336,7 +334,7 @@ extension DeliverySupervision.SharedState {
 
     package func takeCalls(keeping limit: Int) -> PendingCalls {
         // Attached to a journal only when it journals; the ring holds at most the journal's capacity.
-        guard let journaling else { return PendingCalls(context: -1, total: 0, calls: [], first: 0) }
+        guard let journaling else { return PendingCalls(context: -1, total: 0, calls: [], first: 0, shift: .zero) }
         let (total, calls, first): (Int, [PendingCall], Int) = state.withLock { state in
             var calls: [PendingCall] = []
             swap(&calls, &state.journaled)
@@ -346,7 +344,13 @@ extension DeliverySupervision.SharedState {
             }
             return (state.journaledCount, calls, state.journaledHead)
         }
-        return PendingCalls(context: journaling.context, total: total, calls: calls, first: first)
+        return PendingCalls(
+            context: journaling.context,
+            total: total,
+            calls: calls,
+            first: first,
+            shift: journaling.shift
+        )
     }
 
     /// The positions, among `positions`, of the hooks that did not answer (those answered are tracked
