@@ -1488,12 +1488,14 @@ final class WarmUpControl: Sendable {
     /// finished, marks its participant ready and starts the dependents it released. Returns the one this
     /// runner runs next, if any.
     ///
-    /// Journaled under the stage's lock, in one step with the rest (the journal's lock is never held while
-    /// taking this one); an observer other than the journal is told between two steps, outside the lock.
+    /// The call is reported between two steps under the stage's lock: taking the return, and the rest. So
+    /// the report comes before any of its dependents', and the two runner threads do not wait on each
+    /// other's report. With nobody to report to, it is one step.
     private func finish(_ position: Int, in runner: Int, failure: (any Error)?) -> Next {
         let (now, wall) = time.nowAndWall()
         let hookFailure = failure.map { HookFailure(participant: plan[position], event: .warmUp, error: $0) }
-        if observer != nil {
+        let reports = journal != nil || observer != nil
+        if reports {
             let taken: (elapsed: Duration, wallStart: Duration)? = state.withLock { state in
                 guard state.running[position] else { return nil }  // abandoned, left, or stopped: not reported
                 state.running[position] = false
@@ -1506,15 +1508,11 @@ final class WarmUpControl: Sendable {
         var next: Int?
         let outcome: (Starts, [Task<Void, Never>], Waiter?, stopped: Bool)? =
             state.withLock { state in
-                if observer != nil {
+                if reports {
                     state.reporting -= 1
                 } else {
                     guard state.running[position] else { return nil }  // abandoned, left, or stopped
                     state.running[position] = false
-                    if journal != nil {
-                        let elapsed = now - state.started[position]
-                        record(position, wallStart: state.wallStarts[position], elapsed: elapsed, error: failure)
-                    }
                 }
                 var starts = Starts()
                 var cancelled: [Task<Void, Never>] = []
