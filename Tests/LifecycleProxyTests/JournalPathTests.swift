@@ -211,3 +211,55 @@ struct JournalPeek: LifecycleModule, DidReceiveMemoryWarning {
 struct Note: CustomEvent {
     static let name = "note"
 }
+
+@Suite("Journal with a warm-up after launch")
+struct JournalConcurrentSourcesTests {
+    @Test("A warm-up finishing during an event is journaled between that event's calls, where it happened")
+    func warmUpDuringAnEvent() async throws {
+        let log = StageLog()
+        let box = PeekBox()
+        var options = LaunchOptions()
+        options[StageLogKey.self] = log
+        options[ScriptKey.self] = Script()
+        options[PeekBoxKey.self] = box
+        let host = try ApplicationHost(
+            manifest: ModuleManifest(name: "Sources", [High.self, JournalOpener.self, Low.self, WarmSearch.self]),
+            launchOptions: options,
+            configuration: .init(didFinishLaunchingWaitsForWarmUp: false)
+        )
+        box.host.withLock { $0 = host }
+        try await host.launch()  // WarmSearch holds its warm-up
+        try await host.receiveMemoryWarning()  // the opener lets it finish, and waits to see it journaled
+        try await host.waitUntilReady()
+        let journal = try #require(host.journal)
+        let rows = journal.entries.filter { ["didReceiveMemoryWarning", "warmUp"].contains($0.event) }
+            .map { "\($0.event) \(shortName($0.participant))" }
+        #expect(
+            rows == [
+                "didReceiveMemoryWarning High", "warmUp WarmSearch", "didReceiveMemoryWarning JournalOpener",
+                "didReceiveMemoryWarning Low",
+            ]
+        )
+        #expect(journal.entries.map(\.sequence) == Array(journal.entries.indices))
+    }
+}
+
+/// Lets WarmSearch finish its warm-up from inside a memory warning, and returns once the journal shows it.
+struct JournalOpener: LifecycleModule, DidReceiveMemoryWarning {
+    static let priority: ModulePriority = .normal
+    let box: PeekBox
+    let log: StageLog
+    init(context: LifecycleContext) {
+        box = context.launchOptions[PeekBoxKey.self]
+        log = context.launchOptions[StageLogKey.self]
+    }
+
+    func didReceiveMemoryWarning(_ context: LifecycleContext) async {
+        guard let journal = box.host.withLock({ $0 })?.journal else { return }
+        log.latch("WarmSearch").open()
+        for _ in 0..<100_000 {
+            if journal.entries.contains(where: { $0.event == "warmUp" }) { return }
+            await Task.yield()
+        }
+    }
+}
