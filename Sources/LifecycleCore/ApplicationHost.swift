@@ -737,10 +737,14 @@ public actor ApplicationHost {
     ///
     /// With no budget and no deadline, `direct` delivers inline, as fast as the proxy can. Otherwise one
     /// runner task walks the participants (still one inline loop) while one watchdog sleeps until the
-    /// current hook's deadline. A hook past its budget is abandoned — the runner is cancelled and
-    /// superseded, so it stops when that hook returns, if ever — its module is marked degraded, and a new
-    /// runner goes on from the next participant (or the request stops, under `.fail` or when launch aborts
-    /// on failure). Past the overall `deadline`, everything not yet done is abandoned.
+    /// current hook's deadline (with no hook in progress, it waits for the next call). A hook past its
+    /// budget is abandoned — the runner is cancelled and superseded, so it stops when that hook returns, if
+    /// ever — its module is marked degraded, and a new runner goes on from the next participant (or the
+    /// request stops, under `.fail` or when launch aborts on failure). Past the overall `deadline`,
+    /// everything not yet done is abandoned.
+    ///
+    /// When the journal is the only listener, the supervisor journals each call itself and the journal
+    /// takes the calls when touched (see `JournalSource`); otherwise the fan-out reports to the observer.
     private func limited<R: Sendable>(
         _ event: LifecycleEvent,
         dispatcher: any LifecycleDispatcher,

@@ -140,7 +140,7 @@ package final class DeliverySupervision: DeliverySupervisor {
     private let shared: SharedState
 
     /// Where the supervisor journals each hook call itself, instead of the fan-out building a
-    /// ``DeliveryRecord`` for an observer: the delivered event, its plan, and the journal.
+    /// ``DeliveryRecord`` for an observer: the journal, and the delivery's context and event in it.
     package struct Journaling: Sendable {
         let journal: DeliveryJournal
         /// The journal's context of the delivery (see `DeliveryJournal.openContext(_:plan:)`).
@@ -175,7 +175,7 @@ package final class DeliverySupervision: DeliverySupervisor {
         fileprivate let journalCapacity: Int
 
         /// Shared by the runners of one delivery over a plan of `count` hooks. `tracksAnswered` keeps
-        /// which hooks answered, for ``answered(_:)``.
+        /// which hooks answered, for `unanswered(_:)`.
         package init(count: Int, tracksAnswered: Bool, keepsAnswers: Bool = true, journaling: Journaling? = nil) {
             self.state = Locked(State(answered: tracksAnswered ? Array(repeating: false, count: count) : []))
             self.keepsAnswers = keepsAnswers
