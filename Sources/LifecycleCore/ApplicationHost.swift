@@ -87,8 +87,11 @@ public actor ApplicationHost {
         self.mailbox = mailbox
         self.context = context
         self.configuration = configuration
-        self.time = ClockFunctions(configuration.clock)
-        let journal = configuration.journalCapacity > 0 ? DeliveryJournal(capacity: configuration.journalCapacity) : nil
+        let time = ClockFunctions(configuration.clock)
+        self.time = time
+        let journal =
+            configuration.journalCapacity > 0
+            ? DeliveryJournal(capacity: configuration.journalCapacity, origin: time.wallOrigin) : nil
         self.journal = journal
         self.journalOnly = configuration.onDelivery == nil ? journal : nil
         switch (journal, configuration.onDelivery) {
@@ -662,7 +665,16 @@ public actor ApplicationHost {
         background: Bool
     ) async -> (failures: [HookFailure], stop: HookFailure?, completed: Bool) {
         // Held for the whole stage: a module registered or removed meanwhile does not change its plan.
-        let dispatcher = self.dispatcher
+        await runWarmUp(dispatcher, aborters: aborters, background: background)
+    }
+
+    /// ``runWarmUp(aborters:background:)`` with the dispatcher opened once: it is asked something for every
+    /// participant, and each call through the existential would copy it.
+    private func runWarmUp<Dispatcher: LifecycleDispatcher>(
+        _ dispatcher: Dispatcher,
+        aborters: Set<Int>,
+        background: Bool
+    ) async -> (failures: [HookFailure], stop: HookFailure?, completed: Bool) {
         let participants = dispatcher.participants
         let plan = dispatcher.plan(for: .warmUp)
         let graph = WarmUpGraph(plan: plan, participants: participants, dependencies: dispatcher.dependencies(of:))
@@ -671,101 +683,52 @@ public actor ApplicationHost {
         if !background { mailbox.setEventInProgress(.warmUp) }
         defer { if !background { mailbox.setEventInProgress(nil) } }
 
-        let dependents = graph.dependents
-        var waiting = graph.waitsOn.map(\.count)
-        let control = WarmUpControl(plan: plan, time: time)
+        let fallback = configuration.eventBudgets[.warmUp] ?? configuration.hookBudget
+        let control = WarmUpControl(
+            plan: plan,
+            graph: graph,
+            budgets: plan.map { dispatcher.moduleBudget($0, for: .warmUp) ?? fallback },
+            aborting: aborters.isEmpty
+                ? Array(repeating: false, count: plan.count) : plan.map { aborters.contains($0.id) },
+            call: { dispatcher.warmUpCall(at: $0) },
+            journal: journalOnly,
+            observer: journalOnly == nil ? observer : nil,
+            readiness: readiness,
+            time: time
+        )
         warmUpControl = control
-        let observer = self.observer
-        let fallbackBudget = configuration.eventBudgets[.warmUp] ?? configuration.hookBudget
-        // The wall-clock start of each hook, for the journal and `onDelivery`; read only when someone listens.
-        var wallStarts: [ContinuousClock.Instant?] = Array(repeating: nil, count: observer == nil ? 0 : plan.count)
-        func start(_ position: Int) {
-            let budget = dispatcher.moduleBudget(plan[position], for: .warmUp) ?? fallbackBudget
-            let wallStart: ContinuousClock.Instant? = observer == nil ? nil : .now
-            // `false`: removed while waiting, it never starts.
-            if control.start(position, budget: budget, call: dispatcher.warmUpCall(at: position)) {
-                if let wallStart { wallStarts[position] = wallStart }
-            }
-        }
-        func wallStart(_ position: Int, _ elapsed: Duration) -> ContinuousClock.Instant {
-            (wallStarts.isEmpty ? nil : wallStarts[position]) ?? .now - elapsed
-        }
-        for position in plan.indices where waiting[position] == 0 { start(position) }
+        control.startReady()
 
-        var finished = [Bool](repeating: false, count: plan.count)
-        var finishedCount = 0
-        var failures: [(Int, HookFailure)] = []
-        var stop: HookFailure?
-        stage: while true {
-            let steps = await control.nextSteps()
-            if steps.isEmpty { break }  // stopped, and every step taken
-            for step in steps {
-                let position: Int
-                switch step {
-                case .finished(let done, _, _), .timedOut(let done, _, _): position = done
-                }
-                guard !finished[position] else { continue }
-                finished[position] = true
-                finishedCount += 1
-                let participant = plan[position]
-                let hasLeft = control.hasLeft(position)
-                var failure: HookFailure?
-                switch step {
-                case _ where hasLeft:
-                    // Removed from the host during the stage: it no longer counts, whatever its hook did.
-                    break
-                case .finished(_, let error, let elapsed):
-                    if let journalOnly {
-                        journalOnly.record(
-                            .warmUp,
-                            of: plan,
-                            at: position,
-                            start: wallStart(position, elapsed),
-                            duration: elapsed,
-                            result: nil,
-                            error: error
-                        )
-                    } else {
-                        observer?(
-                            DeliveryRecord(
-                                event: .warmUp,
-                                participant: participant,
-                                start: wallStart(position, elapsed),
-                                duration: elapsed,
-                                result: nil,
-                                error: error
-                            )
-                        )
-                    }
-                    failure = error.map { HookFailure(participant: participant, event: .warmUp, error: $0) }
-                    if let failure, aborters.contains(participant.id) { stop = failure }
-                case .timedOut(_, let budget, let elapsed):
-                    let timeout = HookTimeout(
-                        participant: participant.name,
-                        event: .warmUp,
-                        budget: budget,
-                        elapsed: elapsed
-                    )
-                    failure = HookFailure(participant: participant, event: .warmUp, error: timeout)
-                    report(timeout, of: participant, since: wallStart(position, elapsed))
-                    if !degradedModules.contains(participant) { degradedModules.append(participant) }
-                    if configuration.timeoutPolicy == .fail || aborters.contains(participant.id) { stop = failure }
-                }
-                if let failure { failures.append((position, failure)) }
-                if stop != nil || control.isStopped { break stage }
-                if !hasLeft { readiness.markReady(participant.id) }
-                if finishedCount == plan.count { break stage }
-                for dependent in dependents[position] {
-                    waiting[dependent] -= 1
-                    if waiting[dependent] == 0 { start(dependent) }
-                }
+        // Runners start dependents and report on their own; the stage handles what needs the host:
+        // timeouts, which degrade a module and may stop the stage.
+        let timeoutStops = configuration.timeoutPolicy == .fail
+        while true {
+            let timeouts = await control.nextTimeouts()
+            if timeouts.isEmpty { break }  // every hook finished, or the stage stopped
+            for late in timeouts where !control.hasLeft(late.position) {
+                let participant = plan[late.position]
+                let timeout = HookTimeout(
+                    participant: participant.name,
+                    event: .warmUp,
+                    budget: late.budget,
+                    elapsed: late.elapsed
+                )
+                control.report(timeout, of: late.position, since: late.wallStart)
+                if !degradedModules.contains(participant) { degradedModules.append(participant) }
+                control.settle(
+                    late.position,
+                    HookFailure(participant: participant, event: .warmUp, error: timeout),
+                    stopping: timeoutStops || aborters.contains(participant.id)
+                )
             }
         }
         if !control.isStopped { control.finishing() }
         control.stop()  // cancels what is still in flight, and the watchdog
+        control.close()
         if warmUpControl === control { warmUpControl = nil }
+        let (failures, stop) = control.outcome
         let completed = stop == nil && !control.wasStoppedFromOutside
-        return (failures.sorted { $0.0 < $1.0 }.map(\.1), stop, completed)
+        return (failures, stop, completed)
     }
 
     // MARK: - Time limits
@@ -774,10 +737,14 @@ public actor ApplicationHost {
     ///
     /// With no budget and no deadline, `direct` delivers inline, as fast as the proxy can. Otherwise one
     /// runner task walks the participants (still one inline loop) while one watchdog sleeps until the
-    /// current hook's deadline. A hook past its budget is abandoned — the runner is cancelled and
-    /// superseded, so it stops when that hook returns, if ever — its module is marked degraded, and a new
-    /// runner goes on from the next participant (or the request stops, under `.fail` or when launch aborts
-    /// on failure). Past the overall `deadline`, everything not yet done is abandoned.
+    /// current hook's deadline (with no hook in progress, it waits for the next call). A hook past its
+    /// budget is abandoned — the runner is cancelled and superseded, so it stops when that hook returns, if
+    /// ever — its module is marked degraded, and a new runner goes on from the next participant (or the
+    /// request stops, under `.fail` or when launch aborts on failure). Past the overall `deadline`,
+    /// everything not yet done is abandoned.
+    ///
+    /// When the journal is the only listener, the supervisor journals each call itself and the journal
+    /// takes the calls when touched (see `JournalSource`); otherwise the fan-out reports to the observer.
     private func limited<R: Sendable>(
         _ event: LifecycleEvent,
         dispatcher: any LifecycleDispatcher,
@@ -792,10 +759,7 @@ public actor ApplicationHost {
         let plan = dispatcher.plan(for: event)
         // Read once: each read of `configuration` copies it (and retains what it holds).
         let fallback = configuration.eventBudgets[event] ?? configuration.hookBudget
-        guard
-            deadline != nil || fallback != nil
-                || plan.contains(where: { dispatcher.moduleBudget($0, for: event) != nil })
-        else {
+        guard deadline != nil || fallback != nil || Self.anyModuleBudget(dispatcher, plan, for: event) else {
             return LimitedDelivery(outcome: await direct(), stopped: false, abandoned: [])
         }
         // A hook's budget is looked up when the watchdog needs it: about once per event, not once per hook.
@@ -809,10 +773,32 @@ public actor ApplicationHost {
 
         // With nobody but the journal listening, the supervisor journals each call, and the fan-out is
         // given no observer: it then builds no DeliveryRecord and reads no clock of its own.
-        let journaling = journalOnly.map { DeliverySupervision.Journaling(journal: $0, event: event, plan: plan) }
-        let observer = journaling == nil ? self.observer : nil
-        let shared = DeliverySupervision.SharedState(keepsAnswers: event.resultRule != .none, journaling: journaling)
         let time = self.time
+        let journaling = journalOnly.map { journal in
+            DeliverySupervision.Journaling(
+                journal: journal,
+                context: journal.openContext(event, plan: plan),
+                event: event,
+                time: time
+            )
+        }
+        let observer = journaling == nil ? self.observer : nil
+        let shared = DeliverySupervision.SharedState(
+            count: plan.count,
+            tracksAnswered: deadline != nil,
+            keepsAnswers: event.resultRule != .none,
+            journaling: journaling
+        )
+        // It keeps the calls it journals until the journal takes them, at the latest when it is detached.
+        if let journaling {
+            journaling.journal.attach(shared)
+        }
+        defer {
+            if let journaling {
+                journaling.journal.detach(shared)
+                journaling.journal.closeContext(journaling.context)
+            }
+        }
         let absoluteDeadline = deadline.map { time.now() + $0 }
         var from = 0
         var generation = 0
@@ -858,7 +844,6 @@ public actor ApplicationHost {
                 from = position + 1
             case .deadline(let position, let elapsed, let wallStart):
                 runner.cancel()
-                let done = Set(shared.answered)
                 if let position {
                     let participant = plan[position]
                     let timeout = HookTimeout(
@@ -868,11 +853,9 @@ public actor ApplicationHost {
                         elapsed: elapsed
                     )
                     timeouts.append((position, HookFailure(participant: participant, event: event, error: timeout)))
-                    report(timeout, of: participant, since: wallStart ?? .now - elapsed)
+                    report(timeout, of: participant, since: wallStart ?? time.wallNow() - elapsed)
                 }
-                abandoned = plan.indices
-                    .filter { $0 >= from && !done.contains($0) && inScope(plan[$0]) }
-                    .map { plan[$0] }
+                abandoned = shared.unanswered(from..<plan.count).filter { inScope(plan[$0]) }.map { plan[$0] }
                 break supervision
             }
         }
@@ -889,19 +872,30 @@ public actor ApplicationHost {
             event: event,
             result: combine(answers.filter { $0.failure == nil }.compactMap(\.answer)),
             failures: failures.map(\.1),
-            delivered: shared.answered.count + timeouts.count
+            delivered: shared.answeredCount + timeouts.count
         )
         return LimitedDelivery(outcome: outcome, stopped: stopped, abandoned: abandoned)
     }
 
+    /// Whether a participant of `plan` has a budget of its own for `event`. Generic, so the dispatcher is
+    /// opened once rather than copied out of its existential for every participant.
+    private static func anyModuleBudget<Dispatcher: LifecycleDispatcher>(
+        _ dispatcher: Dispatcher,
+        _ plan: [Participant],
+        for event: LifecycleEvent
+    ) -> Bool {
+        for index in plan.indices where dispatcher.moduleBudget(plan[index], for: event) != nil { return true }
+        return false
+    }
+
     /// Tells the journal and ``Configuration/onDelivery`` about a hook abandoned on a timeout: it never
     /// completes, so the fan-out cannot.
-    private func report(_ timeout: HookTimeout, of participant: Participant, since start: ContinuousClock.Instant) {
+    private func report(_ timeout: HookTimeout, of participant: Participant, since start: Duration) {
         observer?(
             DeliveryRecord(
                 event: timeout.event,
                 participant: participant,
-                start: start,
+                start: time.wall(start),
                 duration: timeout.elapsed,
                 result: nil,
                 error: timeout
@@ -928,7 +922,13 @@ public actor ApplicationHost {
             if let deadline, now >= deadline {
                 let current = shared.stopAll()
                 ending.resolve(
-                    .success(.deadline(current?.position, current.map { now - $0.start } ?? .zero, current?.wallStart))
+                    .success(
+                        .deadline(
+                            current?.position,
+                            current.map { now - $0.start } ?? .zero,
+                            wallStart: current?.wallStart
+                        )
+                    )
                 )
                 return
             }
@@ -947,7 +947,12 @@ public actor ApplicationHost {
                     if let next = shared.expire(position: current.position) {
                         ending.resolve(
                             .success(
-                                .timedOut(current.position, now - current.start, current.wallStart, generation: next)
+                                .timedOut(
+                                    current.position,
+                                    now - current.start,
+                                    wallStart: current.wallStart,
+                                    generation: next
+                                )
                             )
                         )
                         return
@@ -1038,10 +1043,14 @@ struct LimitedDelivery<R: Sendable> {
 /// start condition as waiting for every implementer in its transitive dependencies, with one visit per
 /// edge instead of a walk of the whole closure per module.
 package struct WarmUpGraph: Sendable {
-    /// For each position, the positions it waits for, each once.
-    package let waitsOn: [[Int]]
-    /// For each position, the positions that wait for it, in delivery order.
-    package let dependents: [[Int]]
+    /// The waits-for edges in compressed rows: the positions `position` waits for are
+    /// `waitedFor[waitStart[position] ..< waitStart[position + 1]]`, each once. Flat arrays: the stage
+    /// walks them once per hook, and one allocation per module would cost more than the walk.
+    private let waitStart: [Int]
+    private let waitedFor: [Int]
+    /// The same edges the other way: the positions that wait for `position`, in delivery order.
+    private let dependentStart: [Int]
+    private let dependentList: [Int]
     /// The ids of the participants that do not implement warm-up, in delivery order.
     package let withoutWarmUp: [Int]
 
@@ -1063,60 +1072,112 @@ package struct WarmUpGraph: Sendable {
 
         // `visitedBy[id]` is the last position whose walk reached `id`: one array for every walk.
         var visitedBy = [Int](repeating: -1, count: idCount)
-        var waitsOn: [[Int]] = []
-        waitsOn.reserveCapacity(plan.count)
-        var dependents: [[Int]] = Array(repeating: [], count: plan.count)
+        var waitStart = [0]
+        waitStart.reserveCapacity(plan.count + 1)
+        var waitedFor: [Int] = []
         var stack: [Int] = []
         for current in plan.indices {
-            var found: [Int] = []
             stack.append(contentsOf: dependencies(plan[current]))
             while let next = stack.popLast() {
                 guard next >= 0, next < idCount, visitedBy[next] != current else { continue }
                 visitedBy[next] = current
                 if position[next] >= 0 {
-                    found.append(position[next])  // an implementer: waited for, not walked through
+                    waitedFor.append(position[next])  // an implementer: waited for, not walked through
                 } else if slot[next] >= 0 {
                     stack.append(contentsOf: dependencies(participants[slot[next]]))
                 }
             }
-            // Dependents are appended in increasing position: each list stays in delivery order.
-            for dependency in found { dependents[dependency].append(current) }
-            waitsOn.append(found)
+            waitStart.append(waitedFor.count)
         }
-        self.waitsOn = waitsOn
-        self.dependents = dependents
+
+        // Reverse the edges by counting: each row of dependents fills in increasing position, so it stays
+        // in delivery order.
+        var dependentStart = [Int](repeating: 0, count: plan.count + 1)
+        for dependency in waitedFor { dependentStart[dependency + 1] += 1 }
+        for index in plan.indices { dependentStart[index + 1] += dependentStart[index] }
+        var fill = dependentStart
+        var dependentList = [Int](repeating: 0, count: waitedFor.count)
+        for current in plan.indices {
+            for dependency in waitedFor[waitStart[current]..<waitStart[current + 1]] {
+                dependentList[fill[dependency]] = current
+                fill[dependency] += 1
+            }
+        }
+        self.waitStart = waitStart
+        self.waitedFor = waitedFor
+        self.dependentStart = dependentStart
+        self.dependentList = dependentList
     }
+
+    /// How many positions `position` waits for.
+    package func waitCount(of position: Int) -> Int { waitStart[position + 1] - waitStart[position] }
+
+    /// The positions `position` waits for, each once.
+    package func waitsOn(_ position: Int) -> ArraySlice<Int> {
+        waitedFor[waitStart[position]..<waitStart[position + 1]]
+    }
+
+    /// The positions that wait for `position`, in delivery order.
+    package func dependents(of position: Int) -> ArraySlice<Int> {
+        dependentList[dependentStart[position]..<dependentStart[position + 1]]
+    }
+
+    /// For each position, the positions it waits for.
+    package var waitsOn: [[Int]] { (0..<waitStart.count - 1).map { Array(waitsOn($0)) } }
+
+    /// For each position, the positions that wait for it.
+    package var dependents: [[Int]] { (0..<dependentStart.count - 1).map { Array(dependents(of: $0)) } }
 }
 
-/// One warm-up hook finishing, or running past its budget.
-enum WarmUpStep: Sendable {
-    /// The hook at the position returned or threw, after running the duration.
-    case finished(Int, (any Error)?, Duration)
-    /// The hook at the position ran past its budget (the first duration) and was abandoned after the second.
-    case timedOut(Int, budget: Duration, elapsed: Duration)
-}
-
-/// The running part of one warm-up stage: a runner task per hook in flight, one watchdog for all their
-/// budgets, and the steps (hooks finished or timed out) the stage has not taken yet.
+/// One warm-up stage in flight: its hooks, each in a runner task, and one watchdog for all their budgets.
 ///
-/// The stage, on the host actor, starts hooks and takes steps in batches; runners and the watchdog add
-/// steps from their own tasks. It can be stopped from outside (terminate, rollback) as well as from
-/// inside: stopping cancels every hook in flight and the watchdog, and no step is added afterwards.
+/// Runners schedule the stage themselves. A runner that finishes a hook reports it (journal or observer),
+/// records a failure, marks the participant ready and starts the dependents that were waiting only for
+/// it, in delivery order: each in a runner task of its own, but the last, which it runs itself next. So
+/// no step waits for the host actor, and a chain of modules that become ready one after another runs in
+/// one task. A hook of an aborting participant that throws stops the stage.
 ///
 /// The watchdog sleeps until the earliest deadline among the hooks in flight (a min-heap of deadlines,
-/// from which hooks that finished are dropped lazily), reports every hook in flight whose deadline has
-/// passed, and sleeps again. It exits when no budgeted hook is in flight; the next budgeted start, or a
-/// start whose deadline comes before the watchdog's wake-up, starts a new one.
+/// from which hooks no longer in flight are dropped lazily), abandons every hook in flight past its
+/// deadline — cancelling its runner — and hands it to the stage on the host actor, which degrades the
+/// module and then stops the stage (`.fail`, aborting module) or counts the hook finished. It exits when
+/// no budgeted hook is in flight; the next budgeted start, or a start due before its wake-up, starts a
+/// new one.
+///
+/// The stage can also be stopped from outside (terminate, rollback): stopping cancels every hook in
+/// flight and the watchdog; nothing starts afterwards, and a hook that returns is not reported. A hook
+/// whose return was taken before the stop is reported; the stage ends once those reports are done.
 final class WarmUpControl: Sendable {
+    typealias Call = @Sendable () async throws -> Void
+
+    /// A hook the watchdog abandoned, for the stage to handle.
+    struct Timeout: Sendable {
+        let position: Int
+        let budget: Duration
+        let elapsed: Duration
+        /// The hook's wall-clock start, for its record.
+        let wallStart: Duration
+    }
+
     private struct State {
-        /// Whether the hook at each position is in flight: started, and neither finished, timed out, left
-        /// nor stopped.
+        /// How many warm-ups each position still waits for.
+        var waiting: [Int]
+        /// Whether each position's hook is in flight: started, and neither returned, abandoned, left nor
+        /// stopped.
         var running: [Bool]
-        /// The runner task of each hook in flight, once it is known.
-        var runners: [Task<Void, Never>?]
-        /// When each hook started and its budget, on the configured clock.
+        /// Whether each position counts as finished: its hook returned or timed out, or it left.
+        var finished: [Bool]
+        var finishedCount = 0
+        /// The positions of participants removed from the host during the stage.
+        var left: [Bool]
+        /// When each hook started, on the configured clock and on the wall clock.
         var started: [Duration]
-        var budgets: [Duration?]
+        var wallStarts: [Duration]
+        /// The runner task each position runs in, as an index into `runners`.
+        var runnerOf: [Int]
+        /// Runner tasks, once created; `cancelRequested` marks one to cancel as soon as it is.
+        var runners: [Task<Void, Never>?] = []
+        var cancelRequested: [Bool] = []
         /// The deadlines of the budgeted hooks started, earliest first; entries of hooks no longer in
         /// flight are dropped when they come to the top.
         var deadlines = DeadlineHeap()
@@ -1125,118 +1186,424 @@ final class WarmUpControl: Sendable {
         var watchdogGeneration = 0
         /// When the current watchdog means to wake up, or `nil` when none runs.
         var watchdogWake: Duration?
-        /// Steps not yet taken by the stage, and the stage waiting for one.
-        var steps: [WarmUpStep] = []
-        var consumer: CheckedContinuation<Void, Never>?
+        /// Hooks abandoned on a timeout that the stage has not taken yet, and the stage waiting.
+        var timeouts: [Timeout] = []
+        var stage: Waiter?
+        /// Runners waiting for a hook, with their slots: a released hook goes to one of them before a new
+        /// runner task is made for it.
+        var idle: [(runner: Int, waiter: RunnerWaiter)] = []
+        /// Runners between taking a hook's return and finishing its report.
+        var reporting = 0
+        var failures: [(Int, HookFailure)] = []
+        var stopFailure: HookFailure?
         var stopped = false
         var fromOutside = true
-        /// The positions of participants removed from the host during the stage.
-        var left: [Bool]
 
-        /// Marks the hook at `position` no longer in flight, returning its runner if it is known.
-        mutating func end(_ position: Int) -> Task<Void, Never>? {
-            running[position] = false
-            defer { runners[position] = nil }
-            return runners[position]
+        /// Whether the stage is over: every hook finished or the stage stopped, and no report is pending.
+        var isOver: Bool { (stopped || finishedCount == finished.count) && reporting == 0 }
+
+        /// The stage, taken out, if it waits and has something to do.
+        mutating func stageToWake() -> Waiter? {
+            guard stage != nil, isOver || (!timeouts.isEmpty && !stopped) else { return nil }
+            defer { stage = nil }
+            return stage
         }
 
-        /// Adds a step, returning the stage to wake if it waits.
-        mutating func add(_ step: WarmUpStep) -> CheckedContinuation<Void, Never>? {
-            steps.append(step)
-            defer { consumer = nil }
-            return consumer
+        /// A new runner slot.
+        mutating func newRunner() -> Int {
+            runners.append(nil)
+            cancelRequested.append(false)
+            return runners.count - 1
+        }
+
+        /// Takes the hook at `position` out of flight, returning its runner to cancel if it is known (else
+        /// it is cancelled once it is).
+        mutating func abandon(_ position: Int) -> Task<Void, Never>? {
+            running[position] = false
+            let runner = runnerOf[position]
+            if let task = runners[runner] { return task }
+            cancelRequested[runner] = true
+            return nil
+        }
+
+        /// Puts the hook at `position` in flight in an idle runner, else in a new one, from `now`.
+        mutating func place(
+            _ position: Int,
+            at now: Duration,
+            wall: Duration,
+            budget: Duration?,
+            _ starts: inout Starts
+        ) {
+            if let (runner, waiter) = idle.popLast() {
+                begin(position, in: runner, at: now, wall: wall, budget: budget, &starts)
+                starts.runs.append(.handOff(position, waiter))
+            } else {
+                let runner = newRunner()
+                begin(position, in: runner, at: now, wall: wall, budget: budget, &starts)
+                starts.runs.append(.spawn(position, runner))
+            }
+        }
+
+        /// Once the stage is over, lets the idle runners go.
+        mutating func releaseIdleIfOver(_ starts: inout Starts) {
+            guard stopped || finishedCount == finished.count, !idle.isEmpty else { return }
+            starts.released += idle.map(\.waiter)
+            idle.removeAll()
+        }
+
+        /// Puts the hook at `position` in flight in runner slot `runner`, from `now`, and notes in `starts`
+        /// whether the watchdog must be replaced to meet its deadline.
+        mutating func begin(
+            _ position: Int,
+            in runner: Int,
+            at now: Duration,
+            wall: Duration,
+            budget: Duration?,
+            _ starts: inout Starts
+        ) {
+            running[position] = true
+            started[position] = now
+            wallStarts[position] = wall
+            runnerOf[position] = runner
+            guard let budget else { return }
+            let due = now + budget
+            deadlines.insert(due, position)
+            if let wake = watchdogWake, wake <= due { return }
+            // No watchdog, or it would wake too late for this hook: a new one replaces it.
+            watchdogGeneration += 1
+            watchdogWake = due
+            if let watchdog { starts.oldWatchdogs.append(watchdog) }
+            watchdog = nil
+            starts.newWatchdog = watchdogGeneration
+        }
+
+        /// Stops the stage, returning every task to cancel.
+        mutating func stop() -> [Task<Void, Never>] {
+            stopped = true
+            var tasks: [Task<Void, Never>] = []
+            for position in running.indices where running[position] {
+                if let task = abandon(position) { tasks.append(task) }
+            }
+            if let watchdog { tasks.append(watchdog) }
+            watchdog = nil
+            watchdogWake = nil
+            return tasks
         }
     }
 
+    /// The stage waiting on the host actor. A class, so the state holds a plain optional reference (a
+    /// checked continuation's layout is resilient: every optional check of one would go through its
+    /// witnesses).
+    private final class Waiter: Sendable {
+        let continuation: CheckedContinuation<Void, Never>
+        init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
+    }
+
+    /// What starting hooks under the lock leaves to do outside it.
+    private struct Starts {
+        enum Run {
+            /// Run the hook at the position in a new runner task, in the slot.
+            case spawn(Int, Int)
+            /// Hand the hook at the position to an idle runner.
+            case handOff(Int, RunnerWaiter)
+        }
+
+        /// Hooks to start, in delivery order.
+        var runs: [Run] = []
+        /// Idle runners to let go: the stage is over.
+        var released: [RunnerWaiter] = []
+        /// Watchdogs to cancel, and the generation of a new one to start.
+        var oldWatchdogs: [Task<Void, Never>] = []
+        var newWatchdog: Int?
+    }
+
+    /// An idle runner, waiting for a hook to run, or `nil` to end. A class, so the state holds a plain
+    /// reference.
+    private final class RunnerWaiter: Sendable {
+        let continuation: CheckedContinuation<Int?, Never>
+        init(_ continuation: CheckedContinuation<Int?, Never>) { self.continuation = continuation }
+    }
+
+    /// The most runners kept idle, waiting for released hooks, instead of ending.
+    private static let idleRunners = 16
+
     private let state: Locked<State>
+    /// Serializes calls of an observer other than the journal, as when the host reported each step; counts
+    /// them. (Not `Locked<Void>`: under the sanitizer build a zero-sized value shares its address with the
+    /// lock's mutex pointer, and the sanitizer takes the two for one variable.)
+    private let observing = Locked(0)
+    private let plan: [Participant]
+    private let graph: WarmUpGraph
+    private let budgets: [Duration?]
+    private let aborting: [Bool]
+    private let call: @Sendable (Int) -> Call
+    private let journal: DeliveryJournal?
+    /// The stage's context in the journal (see `DeliveryJournal.openContext(_:plan:)`), while it runs.
+    private let journalContext: Int
+    /// The journal's origin to the clock's wall origin.
+    private let journalShift: Duration
+    private let observer: DeliveryObserver?
+    private let readiness: Readiness
     private let time: ClockFunctions
     /// Each participant's position in the stage's plan, by participant id (`-1`: not in the plan).
     private let positions: [Int]
 
-    init(plan: [Participant], time: ClockFunctions) {
+    /// A stage over `plan` (the warm-up implementers in delivery order) ordered by `graph`, each hook under
+    /// its budget; `aborting` marks the positions whose failure stops the stage. Each hook call is
+    /// journaled in `journal`, else reported to `observer`.
+    init(
+        plan: [Participant],
+        graph: WarmUpGraph,
+        budgets: [Duration?],
+        aborting: [Bool],
+        call: @escaping @Sendable (Int) -> Call,
+        journal: DeliveryJournal?,
+        observer: DeliveryObserver?,
+        readiness: Readiness,
+        time: ClockFunctions
+    ) {
         let count = plan.count
         self.state = Locked(
             State(
+                waiting: (0..<count).map(graph.waitCount(of:)),
                 running: Array(repeating: false, count: count),
-                runners: Array(repeating: nil, count: count),
+                finished: Array(repeating: false, count: count),
+                left: Array(repeating: false, count: count),
                 started: Array(repeating: .zero, count: count),
-                budgets: Array(repeating: nil, count: count),
-                left: Array(repeating: false, count: count)
+                wallStarts: Array(repeating: .zero, count: count),
+                runnerOf: Array(repeating: -1, count: count)
             )
         )
+        self.plan = plan
+        self.graph = graph
+        self.budgets = budgets
+        self.aborting = aborting
+        self.call = call
+        self.journal = journal
+        self.journalContext = journal?.openContext(.warmUp, plan: plan) ?? -1
+        self.journalShift = journal.map { $0.origin.duration(to: time.wallOrigin) } ?? .zero
+        self.observer = observer
+        self.readiness = readiness
         self.time = time
         var positions = [Int](repeating: -1, count: (plan.lazy.map(\.id).max() ?? -1) + 1)
         for index in plan.indices { positions[plan[index].id] = index }
         self.positions = positions
     }
 
-    /// Starts the hook at `position` in a runner task of its own, under `budget`. Returns `false`, starting
-    /// nothing, if its participant was removed from the host meanwhile.
-    func start(_ position: Int, budget: Duration?, call: @escaping @Sendable () async throws -> Void) -> Bool {
-        let startedAt = time.now()
-        enum Watchdog {
-            case keep
-            case replace(Task<Void, Never>?, generation: Int)
+    // MARK: Starting
+
+    /// Starts every hook that waits for nobody, each in a runner task, in delivery order.
+    func startReady() {
+        let (now, wall) = time.nowAndWall()
+        let starts: Starts = state.withLock { state in
+            var starts = Starts()
+            for position in plan.indices where state.waiting[position] == 0 && !state.left[position] {
+                state.place(position, at: now, wall: wall, budget: budgets[position], &starts)
+            }
+            return starts
         }
-        let watchdog: Watchdog? = state.withLock { state in
-            guard !state.left[position], !state.stopped else { return nil }
-            state.running[position] = true
-            state.started[position] = startedAt
-            state.budgets[position] = budget
-            guard let budget else { return .keep }
-            let due = startedAt + budget
-            state.deadlines.insert(due, position)
-            if let wake = state.watchdogWake, wake <= due { return .keep }
-            // No watchdog, or it would wake too late for this hook: a new one replaces it.
-            state.watchdogGeneration += 1
-            state.watchdogWake = due
-            defer { state.watchdog = nil }
-            return .replace(state.watchdog, generation: state.watchdogGeneration)
+        launch(starts)
+    }
+
+    /// Starts the hooks, lets the runners go and replaces the watchdog, as `starts` asks.
+    private func launch(_ starts: Starts) {
+        for watchdog in starts.oldWatchdogs { watchdog.cancel() }
+        var spawned: [(runner: Int, task: Task<Void, Never>)] = []
+        for run in starts.runs {
+            switch run {
+            case .spawn(let position, let runner):
+                spawned.append((runner, Task { await self.run(position, in: runner) }))
+            case .handOff(let position, let waiter):
+                waiter.continuation.resume(returning: position)
+            }
         }
-        guard let watchdog else { return false }
-        let time = self.time
-        let runner = Task {
+        for waiter in starts.released { waiter.continuation.resume(returning: nil) }
+        if !spawned.isEmpty {
+            let cancelled: [Task<Void, Never>] = state.withLock { state in
+                var cancelled: [Task<Void, Never>] = []
+                for (runner, task) in spawned {
+                    state.runners[runner] = task
+                    if state.cancelRequested[runner] { cancelled.append(task) }
+                }
+                return cancelled
+            }
+            for task in cancelled { task.cancel() }
+        }
+        if let generation = starts.newWatchdog {
+            let watchdog = Task { await self.watch(generation) }
+            let current = state.withLock { state in
+                guard state.watchdogGeneration == generation, !state.stopped else { return false }
+                state.watchdog = watchdog
+                return true
+            }
+            if !current { watchdog.cancel() }
+        }
+    }
+
+    // MARK: Running
+
+    /// A runner task: runs the hook at `position`, then the dependent its return leaves to this runner,
+    /// and so on; with none, waits idle for a hook released elsewhere, and ends with the stage.
+    private func run(_ position: Int, in runner: Int) async {
+        var position = position
+        while true {
             let failure: (any Error)?
             do {
-                try await call()
+                try await call(position)()
                 failure = nil
             } catch {
                 failure = error
             }
-            self.finish(position, failure, elapsed: time.now() - startedAt)
+            switch finish(position, in: runner, failure: failure) {
+            case .run(let next):
+                position = next
+            case .idle:
+                guard let next = await waitIdle(runner) else { return }
+                position = next
+            case .end:
+                return  // its hook was abandoned (and it may be cancelled), or the stage stopped
+            }
         }
-        // The runner may have finished already, or the watchdog abandoned it: then it is not kept.
-        let kept = state.withLock { state in
-            guard state.running[position] else { return false }
-            state.runners[position] = runner
-            return true
-        }
-        if !kept { runner.cancel() }
-        if case .replace(let old, let generation) = watchdog {
-            old?.cancel()
-            let new = Task { await self.watch(generation) }
-            let current = state.withLock { state in
-                guard state.watchdogGeneration == generation, !state.stopped else { return false }
-                state.watchdog = new
+    }
+
+    /// What a runner does after a hook.
+    private enum Next {
+        case run(Int)
+        case idle
+        case end
+    }
+
+    /// Waits, as an idle runner, for a released hook to run; `nil` once the stage is over (or if enough
+    /// runners wait already).
+    private func waitIdle(_ runner: Int) async -> Int? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Int?, Never>) in
+            let waits = state.withLock { state in
+                guard !state.stopped, state.finishedCount < state.finished.count,
+                    state.idle.count < Self.idleRunners
+                else { return false }
+                state.idle.append((runner, RunnerWaiter(continuation)))
                 return true
             }
-            if !current { new.cancel() }
+            if !waits { continuation.resume(returning: nil) }
         }
-        return true
     }
 
-    /// The runner's hook returned or threw: a step for the stage, unless the hook was abandoned meanwhile.
-    private func finish(_ position: Int, _ failure: (any Error)?, elapsed: Duration) {
-        let consumer: CheckedContinuation<Void, Never>? = state.withLock { state in
-            guard state.running[position] else { return nil }
-            _ = state.end(position)
-            return state.add(.finished(position, failure, elapsed))
+    /// The hook at `position` returned: reports it, and, unless the stage stopped meanwhile, counts it
+    /// finished, marks its participant ready and starts the dependents it released. Returns the one this
+    /// runner runs next, if any.
+    ///
+    /// The call is reported between two steps under the stage's lock: taking the return, and the rest. So
+    /// the report comes before any of its dependents', and the two runner threads do not wait on each
+    /// other's report. With nobody to report to, it is one step.
+    private func finish(_ position: Int, in runner: Int, failure: (any Error)?) -> Next {
+        let (now, wall) = time.nowAndWall()
+        let hookFailure = failure.map { HookFailure(participant: plan[position], event: .warmUp, error: $0) }
+        let reports = journal != nil || observer != nil
+        if reports {
+            let taken: (elapsed: Duration, wallStart: Duration)? = state.withLock { state in
+                guard state.running[position] else { return nil }  // abandoned, left, or stopped: not reported
+                state.running[position] = false
+                state.reporting += 1
+                return (now - state.started[position], state.wallStarts[position])
+            }
+            guard let taken else { return .end }
+            record(position, wallStart: taken.wallStart, elapsed: taken.elapsed, error: failure)
         }
-        consumer?.resume()
+        var next: Int?
+        let outcome: (Starts, [Task<Void, Never>], Waiter?, stopped: Bool)? =
+            state.withLock { state in
+                if reports {
+                    state.reporting -= 1
+                } else {
+                    guard state.running[position] else { return nil }  // abandoned, left, or stopped
+                    state.running[position] = false
+                }
+                var starts = Starts()
+                var cancelled: [Task<Void, Never>] = []
+                // Removed meanwhile: it counts as finished already, whatever its hook did.
+                if !state.stopped, !state.finished[position] {
+                    if let hookFailure {
+                        state.failures.append((position, hookFailure))
+                        if aborting[position] {
+                            state.stopFailure = hookFailure
+                            state.fromOutside = false
+                            cancelled = state.stop()
+                        }
+                    }
+                    if !state.stopped {
+                        let ready = count(position, &state)
+                        for (index, dependent) in ready.enumerated() {
+                            let budget = budgets[dependent]
+                            if index == ready.count - 1 {
+                                // The last one ready continues in this runner.
+                                state.begin(dependent, in: runner, at: now, wall: wall, budget: budget, &starts)
+                                next = dependent
+                            } else {
+                                state.place(dependent, at: now, wall: wall, budget: budget, &starts)
+                            }
+                        }
+                    }
+                } else if let hookFailure, state.stopped, !state.finished[position] {
+                    // Taken before the stage stopped: its failure is reported with the others.
+                    state.failures.append((position, hookFailure))
+                }
+                state.releaseIdleIfOver(&starts)
+                return (starts, cancelled, state.stageToWake(), state.stopped)
+            }
+        guard let (starts, cancelled, stage, stopped) = outcome else { return .end }
+        for task in cancelled { task.cancel() }
+        stage?.continuation.resume()
+        launch(starts)
+        if let next { return .run(next) }
+        return stopped ? .end : .idle
     }
+
+    /// Counts the hook at `position` finished and marks its participant ready; returns the dependents
+    /// that waited only for it, in delivery order. Called under the lock (readiness has its own, never
+    /// held while taking this one).
+    private func count(_ position: Int, _ state: inout State) -> [Int] {
+        state.finished[position] = true
+        state.finishedCount += 1
+        readiness.markReady(plan[position].id)
+        var ready: [Int] = []
+        for dependent in graph.dependents(of: position) {
+            state.waiting[dependent] -= 1
+            if state.waiting[dependent] == 0, !state.left[dependent] { ready.append(dependent) }
+        }
+        return ready
+    }
+
+    /// Reports one hook call: to the journal directly, else to the observer, one call at a time.
+    private func record(_ position: Int, wallStart: Duration, elapsed: Duration, error: (any Error)?) {
+        if let journal {
+            journal.record(
+                context: journalContext,
+                at: position,
+                startOffset: wallStart + journalShift,
+                duration: elapsed,
+                result: nil,
+                error: error
+            )
+        } else if let observer {
+            let record = DeliveryRecord(
+                event: .warmUp,
+                participant: plan[position],
+                start: time.wall(wallStart),
+                duration: elapsed,
+                result: nil,
+                error: error
+            )
+            observing.withLock { reports in
+                observer(record)
+                reports += 1
+            }
+        }
+    }
+
+    // MARK: Timeouts
 
     /// The watchdog: sleeps until the earliest deadline in flight, then abandons every hook past its
-    /// deadline (cancelling its runner) and reports it as a step.
+    /// deadline and hands it to the stage.
     private func watch(_ generation: Int) async {
         while true {
             let wake: Duration? = state.withLock { state in
@@ -1250,62 +1617,127 @@ final class WarmUpControl: Sendable {
             guard let wake else { return }
             do { try await time.sleep(wake) } catch { return }
             let now = time.now()
-            let (late, consumer): ([Task<Void, Never>], CheckedContinuation<Void, Never>?) = state.withLock { state in
+            let (late, stage): ([Task<Void, Never>], Waiter?) = state.withLock { state in
                 guard state.watchdogGeneration == generation, !state.stopped else { return ([], nil) }
                 var late: [Task<Void, Never>] = []
-                var consumer: CheckedContinuation<Void, Never>?
                 while let earliest = state.deadlines.first, earliest.due <= now {
                     state.deadlines.removeFirst()
                     let position = earliest.position
                     guard state.running[position] else { continue }
-                    if let runner = state.end(position) { late.append(runner) }
-                    let elapsed = now - state.started[position]
-                    consumer =
-                        state.add(.timedOut(position, budget: state.budgets[position] ?? .zero, elapsed: elapsed))
-                        ?? consumer
+                    if let runner = state.abandon(position) { late.append(runner) }
+                    state.timeouts.append(
+                        Timeout(
+                            position: position,
+                            budget: budgets[position] ?? .zero,
+                            elapsed: now - state.started[position],
+                            wallStart: state.wallStarts[position]
+                        )
+                    )
                 }
-                return (late, consumer)
+                return (late, state.stageToWake())
             }
             for runner in late { runner.cancel() }
-            consumer?.resume()
+            stage?.continuation.resume()
         }
     }
 
-    /// The steps the stage has not taken yet, in the order they happened; waits for one if there are none.
-    /// Empty once the stage is stopped and every step is taken.
-    func nextSteps() async -> [WarmUpStep] {
+    /// The hooks abandoned on a timeout since the last call, in the order they were; waits for one. Empty
+    /// once the stage is over: every hook finished, or the stage stopped.
+    func nextTimeouts() async -> [Timeout] {
         while true {
-            let steps: [WarmUpStep]? = state.withLock { state in
-                guard state.steps.isEmpty else {
-                    defer { state.steps.removeAll(keepingCapacity: true) }
-                    return state.steps
+            let timeouts: [Timeout]? = state.withLock { state in
+                if !state.timeouts.isEmpty, !state.stopped {
+                    defer { state.timeouts.removeAll() }
+                    return state.timeouts
                 }
-                return state.stopped ? [] : nil
+                return state.isOver ? [] : nil
             }
-            if let steps { return steps }
+            if let timeouts { return timeouts }
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let ready = state.withLock { state in
-                    guard state.steps.isEmpty, !state.stopped else { return true }
-                    state.consumer = continuation
-                    return false
+                let now = state.withLock { state in
+                    guard state.isOver || (!state.timeouts.isEmpty && !state.stopped) else {
+                        state.stage = Waiter(continuation)
+                        return false
+                    }
+                    return true
                 }
-                if ready { continuation.resume() }
+                if now { continuation.resume() }
             }
         }
     }
+
+    /// Reports a timeout of the hook at `position` like a hook call, one report at a time.
+    func report(_ timeout: HookTimeout, of position: Int, since wallStart: Duration) {
+        if let journal {
+            journal.record(
+                context: journalContext,
+                at: position,
+                startOffset: wallStart + journalShift,
+                duration: timeout.elapsed,
+                result: nil,
+                error: timeout
+            )
+        } else {
+            record(position, wallStart: wallStart, elapsed: timeout.elapsed, error: timeout)
+        }
+    }
+
+    /// The stage handled the timeout of the hook at `position`: records `failure`, then stops the stage
+    /// if `stopping`, else counts the hook finished, so its dependents start.
+    func settle(_ position: Int, _ failure: HookFailure, stopping: Bool) {
+        let (starts, cancelled): (Starts, [Task<Void, Never>]) = state.withLock { state in
+            guard !state.stopped, !state.finished[position] else { return (Starts(), []) }
+            state.failures.append((position, failure))
+            if stopping {
+                state.stopFailure = failure
+                state.fromOutside = false
+                let cancelled = state.stop()
+                var starts = Starts()
+                state.releaseIdleIfOver(&starts)
+                return (starts, cancelled)
+            }
+            let (now, wall) = time.nowAndWall()
+            var starts = Starts()
+            for dependent in count(position, &state) {
+                state.place(dependent, at: now, wall: wall, budget: budgets[dependent], &starts)
+            }
+            state.releaseIdleIfOver(&starts)
+            return (starts, [])
+        }
+        for task in cancelled { task.cancel() }
+        launch(starts)
+    }
+
+    // MARK: Leaving and stopping
 
     /// The participant `id` was removed from the host: cancel its hook if it runs, never start it, and
     /// count it as finished so the stage can end.
     func leave(_ id: Int) {
         guard id < positions.count, positions[id] >= 0 else { return }
         let position = positions[id]
-        let (runner, consumer): (Task<Void, Never>?, CheckedContinuation<Void, Never>?) = state.withLock { state in
-            guard !state.stopped else { return (nil, nil) }
-            state.left[position] = true
-            return (state.end(position), state.add(.finished(position, nil, .zero)))
-        }
-        runner?.cancel()
-        consumer?.resume()
+        let (cancelled, starts, stage): (Task<Void, Never>?, Starts, Waiter?) =
+            state.withLock { state in
+                guard !state.stopped else { return (nil, Starts(), nil) }
+                state.left[position] = true
+                let cancelled = state.running[position] ? state.abandon(position) : nil
+                guard !state.finished[position] else { return (cancelled, Starts(), nil) }
+                // Counted finished without being ready. Its dependents have left already (a module others
+                // depend on cannot be removed), so this starts nothing in practice.
+                state.finished[position] = true
+                state.finishedCount += 1
+                let (now, wall) = time.nowAndWall()
+                var starts = Starts()
+                for dependent in graph.dependents(of: position) {
+                    state.waiting[dependent] -= 1
+                    guard state.waiting[dependent] == 0, !state.left[dependent] else { continue }
+                    state.place(dependent, at: now, wall: wall, budget: budgets[dependent], &starts)
+                }
+                state.releaseIdleIfOver(&starts)
+                return (cancelled, starts, state.stageToWake())
+            }
+        cancelled?.cancel()
+        stage?.continuation.resume()
+        launch(starts)
     }
 
     func hasLeft(_ position: Int) -> Bool { state.withLock { $0.left[position] } }
@@ -1313,26 +1745,31 @@ final class WarmUpControl: Sendable {
     var isStopped: Bool { state.withLock { $0.stopped } }
     var wasStoppedFromOutside: Bool { state.withLock { $0.stopped && $0.fromOutside } }
 
+    /// Every failure in delivery order, and the one that stopped the stage, if any.
+    var outcome: (failures: [HookFailure], stop: HookFailure?) {
+        state.withLock { state in (state.failures.sorted { $0.0 < $1.0 }.map(\.1), state.stopFailure) }
+    }
+
     /// Cancels everything in flight and the watchdog, and wakes the stage. Idempotent.
     func stop() {
-        let (tasks, consumer): ([Task<Void, Never>], CheckedContinuation<Void, Never>?) = state.withLock { state in
-            state.stopped = true
-            var tasks: [Task<Void, Never>] = []
-            for position in state.runners.indices where state.running[position] {
-                if let runner = state.end(position) { tasks.append(runner) }
-            }
-            if let watchdog = state.watchdog { tasks.append(watchdog) }
-            state.watchdog = nil
-            state.watchdogWake = nil
-            defer { state.consumer = nil }
-            return (tasks, state.consumer)
+        let (tasks, starts, stage): ([Task<Void, Never>], Starts, Waiter?) = state.withLock { state in
+            let tasks = state.stop()
+            var starts = Starts()
+            state.releaseIdleIfOver(&starts)
+            return (tasks, starts, state.stageToWake())
         }
         for task in tasks { task.cancel() }
-        consumer?.resume()
+        launch(starts)  // lets the idle runners go
+        stage?.continuation.resume()
     }
 
     /// Marks the coming `stop()` as the stage's own ending (not a stop from outside).
     func finishing() { state.withLock { $0.fromOutside = false } }
+
+    /// The stage is over and stopped: nothing more is journaled in its context.
+    func close() {
+        journal?.closeContext(journalContext)
+    }
 }
 
 /// A binary min-heap of deadlines (on the configured clock) with the position of their hook: the
@@ -1384,9 +1821,9 @@ private enum WatchEnding: Sendable {
     case finished
     /// The hook at the position was expired after running the duration (from the wall-clock instant);
     /// its runner is already superseded by `generation`.
-    case timedOut(Int, Duration, ContinuousClock.Instant, generation: Int)
+    case timedOut(Int, Duration, wallStart: Duration, generation: Int)
     /// The overall deadline passed; everything is superseded. The hook in progress, if any.
-    case deadline(Int?, Duration, ContinuousClock.Instant?)
+    case deadline(Int?, Duration, wallStart: Duration?)
 }
 
 /// The combined result of a built-in event from its participants' answers.

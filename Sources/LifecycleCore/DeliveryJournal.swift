@@ -53,80 +53,185 @@ public final class DeliveryJournal: Sendable {
     /// touches neither the participant's name nor the clock arithmetic.
     private struct Record {
         /// Who received the call: a participant given by a ``DeliveryRecord``, or a position in the plan
-        /// the host delivered (the plan array is shared by every call of the event).
+        /// of a delivery the host opened as a context (see ``openContext(_:plan:)``), which records many
+        /// calls without retaining anything per call.
         enum Receiver {
-            case participant(Participant)
-            case planned([Participant], Int)
+            case participant(LifecycleEvent, Participant)
+            case planned(context: Int, position: Int)
         }
 
         let sequence: Int
-        let event: LifecycleEvent
         let receiver: Receiver
-        let start: ContinuousClock.Instant
+        /// Since the journal's origin.
+        let start: Duration
         let duration: Duration
         let result: Bool?
         let error: String?
-
-        var participant: Participant {
-            switch receiver {
-            case .participant(let participant): return participant
-            case .planned(let plan, let position): return plan[position]
-            }
-        }
     }
+
+    /// A delivery's event and plan, shared by the records of its calls; kept while it is open or any of
+    /// them is.
+    private struct Context {
+        let event: LifecycleEvent
+        let plan: [Participant]
+        var records = 0
+        var open = true
+    }
+
+    /// A kept record with its receiver resolved, to build an entry from outside the lock.
+    private typealias Resolved = (record: Record, event: LifecycleEvent, participant: Participant)
 
     private struct Storage {
         var records: [Record] = []
         var head = 0
         var nextSequence = 0
         var dropped = 0
+        /// A delivery in progress that keeps its calls until the journal takes them.
+        var source: (any JournalSource)?
+        /// Open deliveries and those a kept record names, by id; ids of released ones are reused.
+        var contexts: [Context?] = []
+        var freeContexts: [Int] = []
 
-        /// The kept records, oldest first.
-        var inOrder: [Record] { Array(records[head...] + records[..<head]) }
+        /// The kept records, oldest first, with their receivers.
+        var inOrder: [Resolved] {
+            (records[head...] + records[..<head]).map { record in
+                switch record.receiver {
+                case .participant(let event, let participant): return (record, event, participant)
+                case .planned(let context, let position):
+                    let context = contexts[context]!
+                    return (record, context.event, context.plan[position])
+                }
+            }
+        }
+
+        mutating func openContext(_ event: LifecycleEvent, _ plan: [Participant]) -> Int {
+            let context = Context(event: event, plan: plan)
+            if let id = freeContexts.popLast() {
+                contexts[id] = context
+                return id
+            }
+            contexts.append(context)
+            return contexts.count - 1
+        }
+
+        mutating func release(_ id: Int) {
+            guard let context = contexts[id], !context.open, context.records == 0 else { return }
+            contexts[id] = nil
+            freeContexts.append(id)
+        }
+
+        /// Appends `record`, dropping the oldest beyond `capacity`.
+        mutating func append(_ record: Record, capacity: Int) {
+            nextSequence += 1
+            if case .planned(let context, _) = record.receiver { contexts[context]!.records += 1 }
+            if records.count < capacity {
+                records.append(record)
+                return
+            }
+            let evicted = records[head].receiver
+            records[head] = record
+            head += 1
+            if head == capacity { head = 0 }
+            dropped += 1
+            if case .planned(let context, _) = evicted {
+                contexts[context]!.records -= 1
+                release(context)
+            }
+        }
+
+        /// Takes every call the source holds, in order, ahead of anything recorded after them.
+        mutating func takePending(capacity: Int) {
+            guard let source else { return }
+            let pending = source.takeCalls(keeping: capacity)
+            let kept = pending.calls.count
+            guard kept > 0 else { return }
+            // Calls the source held no longer, beyond the last `capacity`: journaled, then dropped.
+            let skipped = pending.total - kept
+            nextSequence += skipped
+            dropped += skipped
+            for index in 0..<kept {
+                let call = pending.calls[(pending.first + index) % kept]
+                append(
+                    Record(
+                        sequence: nextSequence,
+                        receiver: .planned(context: pending.context, position: call.position),
+                        start: call.start + pending.shift,
+                        duration: call.end - call.start,
+                        result: call.result,
+                        error: call.error
+                    ),
+                    capacity: capacity
+                )
+            }
+        }
     }
 
     /// The most entries kept.
     public let capacity: Int
-    private let origin: ContinuousClock.Instant
+    /// The instant entries' start times are measured from.
+    package let origin: ContinuousClock.Instant
     private let storage = Locked(Storage())
 
     /// Creates an empty journal that keeps at most `capacity` entries (at least 1).
-    public init(capacity: Int) {
+    public convenience init(capacity: Int) {
+        self.init(capacity: capacity, origin: .now)
+    }
+
+    /// Creates an empty journal whose start times count from `origin`.
+    package init(capacity: Int, origin: ContinuousClock.Instant) {
         self.capacity = max(1, capacity)
-        self.origin = .now
+        self.origin = origin
     }
 
     /// Records one delivery.
     public func record(_ delivery: DeliveryRecord) {
         append(
-            delivery.event,
-            .participant(delivery.participant),
-            start: delivery.start,
+            .participant(delivery.event, delivery.participant),
+            start: origin.duration(to: delivery.start),
             duration: delivery.duration,
             result: delivery.result,
             error: delivery.error
         )
     }
 
-    /// Records one call of the hook of `plan[position]`: the host's way when nobody else observes
-    /// deliveries, without building a ``DeliveryRecord``. The journal keeps a reference to `plan` while
-    /// it keeps the entry.
+    /// Opens a context for the calls of one delivery of `event` to `plan`, for
+    /// ``record(context:at:startOffset:duration:result:error:)``: the host's way when nobody else observes
+    /// deliveries, without a ``DeliveryRecord`` or a retain per call. Close it when the delivery ends; the
+    /// journal keeps it while it keeps an entry of it.
+    package func openContext(_ event: LifecycleEvent, plan: [Participant]) -> Int {
+        storage.withLock { $0.openContext(event, plan) }
+    }
+
+    /// The delivery of context `id` is over: nothing more is recorded in it.
+    package func closeContext(_ id: Int) {
+        storage.withLock { storage in
+            storage.contexts[id]?.open = false
+            storage.release(id)
+        }
+    }
+
+    /// Records one call of the hook at `position` of the plan of `context`, that started `startOffset`
+    /// after ``origin``.
     package func record(
-        _ event: LifecycleEvent,
-        of plan: [Participant],
+        context: Int,
         at position: Int,
-        start: ContinuousClock.Instant,
+        startOffset: Duration,
         duration: Duration,
         result: Bool?,
         error: (any Error)?
     ) {
-        append(event, .planned(plan, position), start: start, duration: duration, result: result, error: error)
+        append(
+            .planned(context: context, position: position),
+            start: startOffset,
+            duration: duration,
+            result: result,
+            error: error
+        )
     }
 
     private func append(
-        _ event: LifecycleEvent,
         _ receiver: Record.Receiver,
-        start: ContinuousClock.Instant,
+        start: Duration,
         duration: Duration,
         result: Bool?,
         error: (any Error)?
@@ -134,34 +239,52 @@ public final class DeliveryJournal: Sendable {
         // Described now, as thrown: an error's description may not stay the same.
         let description = error.map { "\($0)" }
         storage.withLock { storage in
+            storage.takePending(capacity: capacity)
+            if case .planned(let context, _) = receiver {
+                // Only while its delivery runs: a closed context's id may be reused.
+                guard storage.contexts.indices.contains(context), storage.contexts[context]?.open == true else {
+                    return
+                }
+            }
             let record = Record(
                 sequence: storage.nextSequence,
-                event: event,
                 receiver: receiver,
                 start: start,
                 duration: duration,
                 result: result,
                 error: description
             )
-            storage.nextSequence += 1
-            if storage.records.count < capacity {
-                storage.records.append(record)
-            } else {
-                storage.records[storage.head] = record
-                storage.head = (storage.head + 1) % capacity
-                storage.dropped += 1
-            }
+            storage.append(record, capacity: capacity)
         }
     }
 
-    private func entry(_ record: Record) -> Entry {
-        let participant = record.participant
+    /// Lets `source` keep the calls of a delivery until the journal takes them: before any other record,
+    /// any read, and when the source is detached. So they keep their place in the journal's order, and
+    /// nobody reading the journal misses one, while the delivery records each call without the
+    /// journal's lock. One source at a time: attaching one takes and detaches the one before.
+    package func attach(_ source: some JournalSource) {
+        storage.withLock { storage in
+            storage.takePending(capacity: capacity)
+            storage.source = source
+        }
+    }
+
+    /// Takes the calls `source` still keeps, and stops asking it.
+    package func detach(_ source: some JournalSource) {
+        storage.withLock { storage in
+            storage.takePending(capacity: capacity)
+            if storage.source === source { storage.source = nil }
+        }
+    }
+
+    private func entry(_ resolved: Resolved) -> Entry {
+        let (record, event, participant) = resolved
         return Entry(
             sequence: record.sequence,
-            event: record.event.name,
+            event: event.name,
             participant: participant.name,
             priority: participant.priority?.rawValue,
-            startMicroseconds: microseconds(origin.duration(to: record.start)),
+            startMicroseconds: microseconds(record.start),
             durationMicroseconds: microseconds(record.duration),
             result: record.result,
             error: record.error
@@ -170,11 +293,20 @@ public final class DeliveryJournal: Sendable {
 
     /// The kept entries, oldest first.
     public var entries: [Entry] {
-        storage.withLock { $0.inOrder }.map(entry)
+        storage.withLock { storage in
+            storage.takePending(capacity: capacity)
+            return storage.inOrder
+        }
+        .map(entry)
     }
 
     /// How many of the oldest entries were dropped to stay within ``capacity``.
-    public var droppedCount: Int { storage.withLock { $0.dropped } }
+    public var droppedCount: Int {
+        storage.withLock { storage in
+            storage.takePending(capacity: capacity)
+            return storage.dropped
+        }
+    }
 
     /// The kept entries as a JSON document: `{"capacity": …, "dropped": …, "entries": [ … ]}`.
     public func exportJSON() throws -> Data {
@@ -186,7 +318,10 @@ public final class DeliveryJournal: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         // One snapshot, so the drop count and the entries agree.
-        let (dropped, records): (Int, [Record]) = storage.withLock { storage in (storage.dropped, storage.inOrder) }
+        let (dropped, records): (Int, [Resolved]) = storage.withLock { storage in
+            storage.takePending(capacity: capacity)
+            return (storage.dropped, storage.inOrder)
+        }
         return try encoder.encode(Document(capacity: capacity, dropped: dropped, entries: records.map(entry)))
     }
 
@@ -216,5 +351,55 @@ public final class DeliveryJournal: Sendable {
     private func microseconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) * 1e6 + Double(attoseconds) / 1e12
+    }
+}
+
+/// A delivery in progress that records its hook calls itself, under its own lock, and hands them to a
+/// ``DeliveryJournal`` when the journal asks (see `DeliveryJournal.attach(_:)`).
+package protocol JournalSource: AnyObject, Sendable {
+    /// The calls recorded since the last time: how many, and the last ones of them, as many as the
+    /// journal keeps (`keeping`; it would drop the others anyway). Called with the journal's lock held;
+    /// the source's own lock is never held while taking the journal's.
+    func takeCalls(keeping: Int) -> PendingCalls
+}
+
+/// Hook calls of one delivery, not yet in the journal.
+package struct PendingCalls {
+    /// The delivery's context (see `DeliveryJournal.openContext(_:plan:)`): the calls name participants
+    /// by position in its plan.
+    package let context: Int
+    /// How many calls were recorded, of which `calls` are the last, in a ring whose oldest is at `first`.
+    package let total: Int
+    package let calls: [PendingCall]
+    package let first: Int
+    /// From the calls' time origin to the journal's: added to their start times.
+    package let shift: Duration
+
+    package init(context: Int, total: Int, calls: [PendingCall], first: Int, shift: Duration) {
+        self.context = context
+        self.total = total
+        self.calls = calls
+        self.first = first
+        self.shift = shift
+    }
+}
+
+/// One hook call, as a ``JournalSource`` keeps it: plain values, cheap to record (the arithmetic waits
+/// for the few calls the journal keeps).
+package struct PendingCall: Sendable {
+    package let position: Int
+    /// When the call started and ended, on the source's time origin (see `PendingCalls.shift`).
+    package let start: Duration
+    package let end: Duration
+    package let result: Bool?
+    /// The error's description, taken when it was thrown.
+    package let error: String?
+
+    package init(position: Int, start: Duration, end: Duration, result: Bool?, error: String?) {
+        self.position = position
+        self.start = start
+        self.end = end
+        self.result = result
+        self.error = error
     }
 }

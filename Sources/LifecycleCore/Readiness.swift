@@ -15,7 +15,8 @@ final class Readiness: Sendable {
     }
 
     fileprivate struct State {
-        var ready: Set<Int> = []
+        /// Participants marked ready: one per module in a warm-up, so flags by id rather than a hashed set.
+        var ready = IDFlags()
         var all = false
         var pending: Set<Int> = []
         var gone: [Int: ApplicationState] = [:]
@@ -59,14 +60,14 @@ final class Readiness: Sendable {
     func markReady(_ index: Int) {
         resume { state in
             state.ready.insert(index)
-            state.pending.remove(index)
+            if !state.pending.isEmpty { state.pending.remove(index) }
         }
     }
 
     func markReady(_ indices: some Sequence<Int>) {
         resume { state in
-            state.ready.formUnion(indices)
-            state.pending.subtract(indices)
+            for index in indices { state.ready.insert(index) }
+            if !state.pending.isEmpty { state.pending.subtract(indices) }
         }
     }
 
@@ -123,5 +124,22 @@ extension Readiness.State {
         guard let index else { return all && pending.isEmpty ? .ready : nil }
         if ready.contains(index) || (all && !pending.contains(index)) { return .ready }
         return nil
+    }
+}
+
+/// A set of participant ids, which are small non-negative integers given in join order: a flag per id.
+private struct IDFlags {
+    private var flags: [Bool] = []
+
+    func contains(_ id: Int) -> Bool { id >= 0 && id < flags.count && flags[id] }
+
+    mutating func insert(_ id: Int) {
+        guard id >= 0 else { return }
+        if id >= flags.count { flags.append(contentsOf: repeatElement(false, count: id - flags.count + 1)) }
+        flags[id] = true
+    }
+
+    mutating func remove(_ id: Int) {
+        if contains(id) { flags[id] = false }
     }
 }

@@ -43,32 +43,45 @@ public struct HookTimeout: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The injected clock, opened once: time as a `Duration` since the host was created, and sleeping until
-/// such a time.
+/// such a time; and wall-clock (`ContinuousClock`) time as a `Duration` since ``wallOrigin``, for
+/// delivery records.
+///
+/// Hot paths keep instants as `Duration`s: `ContinuousClock.Instant` is resilient, so every copy of a value
+/// that holds one goes through its value witnesses.
 package struct ClockFunctions: Sendable {
     package let now: @Sendable () -> Duration
-    /// ``now`` and the `ContinuousClock` instant it was read at, for delivery records. One reading when
-    /// the configured clock is the continuous clock (the default), which is every supervised hook call.
-    package let nowAndWall: @Sendable () -> (Duration, ContinuousClock.Instant)
+    /// ``now`` and the wall-clock time, in one reading when the configured clock is the continuous clock
+    /// (the default): then the two are the same.
+    package let nowAndWall: @Sendable () -> (now: Duration, wall: Duration)
     package let sleep: @Sendable (_ until: Duration) async throws -> Void
+    /// The instant wall-clock times are measured from.
+    package let wallOrigin: ContinuousClock.Instant
 
     package init<C: Clock>(_ clock: C) where C.Duration == Duration {
+        let wallOrigin = ContinuousClock.now
+        self.wallOrigin = wallOrigin
         if let continuous = clock as? ContinuousClock {
             // Concrete code for the default clock: no generic instant arithmetic per reading.
-            let origin = ContinuousClock.now
-            now = { origin.duration(to: .now) }
+            now = { wallOrigin.duration(to: .now) }
             nowAndWall = {
-                let wall = ContinuousClock.now
-                return (origin.duration(to: wall), wall)
+                let now = wallOrigin.duration(to: .now)
+                return (now, now)
             }
-            sleep = { offset in try await continuous.sleep(until: origin.advanced(by: offset), tolerance: nil) }
+            sleep = { offset in try await continuous.sleep(until: wallOrigin.advanced(by: offset), tolerance: nil) }
         } else {
             let origin = clock.now
             let now: @Sendable () -> Duration = { origin.duration(to: clock.now) }
             self.now = now
-            nowAndWall = { (now(), ContinuousClock.now) }
+            nowAndWall = { (now(), wallOrigin.duration(to: .now)) }
             sleep = { offset in try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil) }
         }
     }
+
+    /// The wall-clock time now.
+    package func wallNow() -> Duration { wallOrigin.duration(to: .now) }
+
+    /// The wall-clock instant of a wall-clock time.
+    package func wall(_ time: Duration) -> ContinuousClock.Instant { wallOrigin.advanced(by: time) }
 }
 
 /// Told by the fan-out loop about each hook call, so a watchdog can enforce budgets.
@@ -93,15 +106,33 @@ package final class DeliverySupervision: DeliverySupervisor {
 
     fileprivate struct State {
         var generation = 0
-        var current: (position: Int, start: Duration, wallStart: ContinuousClock.Instant)?
+        /// The hook in progress: its position, and when it started on the configured and the wall clock.
+        var current: (position: Int, start: Duration, wallStart: Duration)?
+        /// The clock reading taken when the last hook returned, if one was (to journal it) and the fan-out
+        /// runs no code of its own between hooks (built-in events: a custom event combines results with
+        /// its own code there): the next hook of the same runner starts then, and need not read the
+        /// clock again.
+        var lastReading: (generation: Int, now: Duration, wall: Duration)?
         /// The answers kept: every one when the event combines results, else only the failures.
         var answers: [Answer] = []
-        /// The position of every hook that answered, in the order they answered.
-        var answered: [Int] = []
+        /// How many hooks answered, and which, when that is tracked (for the overall deadline).
+        var answeredCount = 0
+        var answered: [Bool]
         var finished = false
         /// How many hooks were called, and the watchdog waiting for the next call, if it waits.
         var calls = 0
-        var watchdog: CheckedContinuation<Void, Never>?
+        var watchdog: Waiter?
+        /// Calls journaled since the journal last took them: the last ones, in a ring, and how many.
+        var journaled: [PendingCall] = []
+        var journaledHead = 0
+        var journaledCount = 0
+    }
+
+    /// A parked watchdog. A class, so the state holds a plain optional reference (a checked
+    /// continuation's layout is resilient: every optional check of one would go through its witnesses).
+    fileprivate final class Waiter: Sendable {
+        let continuation: CheckedContinuation<Void, Never>
+        init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
     }
 
     private let time: ClockFunctions
@@ -109,32 +140,50 @@ package final class DeliverySupervision: DeliverySupervisor {
     private let shared: SharedState
 
     /// Where the supervisor journals each hook call itself, instead of the fan-out building a
-    /// ``DeliveryRecord`` for an observer: the delivered event, its plan, and the journal.
+    /// ``DeliveryRecord`` for an observer: the journal, and the delivery's context and event in it.
     package struct Journaling: Sendable {
         let journal: DeliveryJournal
+        /// The journal's context of the delivery (see `DeliveryJournal.openContext(_:plan:)`).
+        let context: Int
         let event: LifecycleEvent
-        let plan: [Participant]
         /// Whether the event has a Bool result to record.
         let hasResult: Bool
+        /// The journal's origin to the clock's wall origin: zero for the host's own journal.
+        let shift: Duration
 
-        package init(journal: DeliveryJournal, event: LifecycleEvent, plan: [Participant]) {
+        package init(journal: DeliveryJournal, context: Int, event: LifecycleEvent, time: ClockFunctions) {
             self.journal = journal
+            self.context = context
             self.event = event
-            self.plan = plan
             self.hasResult = event.resultRule != .none
+            self.shift = journal.origin.duration(to: time.wallOrigin)
         }
     }
 
-    /// The state shared by every runner of one delivery.
-    package final class SharedState: Sendable {
-        fileprivate let state = Locked(State())
+    /// The state shared by every runner of one delivery. It keeps the calls it journals until the journal
+    /// takes them (see ``JournalSource``), so journaling a call costs no lock of its own.
+    package final class SharedState: JournalSource {
+        fileprivate let state: Locked<State>
         /// Whether answers are kept for combining; without, only failures are, and answering costs less.
         fileprivate let keepsAnswers: Bool
         fileprivate let journaling: Journaling?
+        /// Whether a hook starts with the reading its predecessor ended with (see `State.lastReading`).
+        fileprivate let chainsReadings: Bool
+        /// `journaling`'s plain values, read for each call without copying it (and retaining what it holds).
+        fileprivate let journals: Bool
+        fileprivate let journalsResults: Bool
+        fileprivate let journalCapacity: Int
 
-        package init(keepsAnswers: Bool = true, journaling: Journaling? = nil) {
+        /// Shared by the runners of one delivery over a plan of `count` hooks. `tracksAnswered` keeps
+        /// which hooks answered, for `unanswered(_:)`.
+        package init(count: Int, tracksAnswered: Bool, keepsAnswers: Bool = true, journaling: Journaling? = nil) {
+            self.state = Locked(State(answered: tracksAnswered ? Array(repeating: false, count: count) : []))
             self.keepsAnswers = keepsAnswers
             self.journaling = journaling
+            self.chainsReadings = journaling.map { !$0.event.isCustom } ?? false
+            self.journals = journaling != nil
+            self.journalsResults = journaling?.hasResult ?? false
+            self.journalCapacity = journaling?.journal.capacity ?? 0
         }
     }
 
@@ -145,15 +194,23 @@ package final class DeliverySupervision: DeliverySupervisor {
     }
 
     package func willCall(_ position: Int) -> Bool {
-        let (now, wall) = time.nowAndWall()
-        let (calling, watchdog): (Bool, CheckedContinuation<Void, Never>?) = shared.state.withLock { state in
+        let (calling, watchdog): (Bool, Waiter?) = shared.state.withLock { state in
             guard state.generation == generation, !state.finished else { return (false, nil) }
+            // Straight after the last hook of this runner returned, when that reading was taken: the loop
+            // in between does no work worth a second reading (and each reading is a serializing one).
+            let (now, wall): (Duration, Duration)
+            if let last = state.lastReading, last.generation == generation {
+                (now, wall) = (last.now, last.wall)
+                state.lastReading = nil
+            } else {
+                (now, wall) = time.nowAndWall()
+            }
             state.current = (position, now, wall)
             state.calls += 1
             defer { state.watchdog = nil }
             return (true, state.watchdog)
         }
-        watchdog?.resume()
+        watchdog?.continuation.resume()
         return calling
     }
 
@@ -163,38 +220,50 @@ package final class DeliverySupervision: DeliverySupervisor {
 
     @discardableResult
     package func didCall(_ position: Int, answer: (any Sendable)?, failure: (any Error)?) -> Bool {
+        let shared = self.shared
         let keep = shared.keepsAnswers || failure != nil
-        let journaling = shared.journaling
-        let end: ContinuousClock.Instant? = journaling == nil ? nil : .now
-        let (accepted, start): (Bool, ContinuousClock.Instant?) = shared.state.withLock { state in
-            guard state.generation == generation else { return (false, nil) }
+        let journals = shared.journals
+        let end = journals ? time.nowAndWall() : nil
+        // Described now, as thrown: an error's description may not stay the same.
+        let described = journals ? failure.map { "\($0)" } : nil
+        let result = shared.journalsResults ? answer as? Bool : nil
+        return shared.state.withLock { state in
+            guard state.generation == generation else { return false }
             // The hook in progress is this one: a runner calls one hook at a time, and one superseded
             // meanwhile was turned away above.
             let start = state.current?.wallStart
             state.current = nil
-            state.answered.append(position)
+            state.answeredCount += 1
+            if !state.answered.isEmpty { state.answered[position] = true }
             if keep { state.answers.append(Answer(position: position, answer: answer, failure: failure)) }
-            return (true, start)
+            // Journaled as the fan-out would report it to an observer: only a call that counts, once it
+            // returned.
+            if let end, let start {
+                if shared.chainsReadings { state.lastReading = (generation, end.now, end.wall) }
+                let call = PendingCall(
+                    position: position,
+                    start: start,
+                    end: end.wall,
+                    result: result,
+                    error: described
+                )
+                if state.journaled.count < shared.journalCapacity {
+                    state.journaled.append(call)
+                } else {
+                    state.journaled[state.journaledHead] = call
+                    state.journaledHead += 1
+                    if state.journaledHead == state.journaled.count { state.journaledHead = 0 }
+                }
+                state.journaledCount += 1
+            }
+            return true
         }
-        // Journaled as the fan-out would report it to an observer: only a call that counts, once it returned.
-        if accepted, let journaling, let start, let end {
-            journaling.journal.record(
-                journaling.event,
-                of: journaling.plan,
-                at: position,
-                start: start,
-                duration: start.duration(to: end),
-                result: journaling.hasResult ? answer as? Bool : nil,
-                error: failure
-            )
-        }
-        return accepted
     }
 }
 
 extension DeliverySupervision.SharedState {
     /// The hook in progress and when it started, if any, and how many hooks were called so far.
-    package var progress: (current: (position: Int, start: Duration, wallStart: ContinuousClock.Instant)?, calls: Int) {
+    package var progress: (current: (position: Int, start: Duration, wallStart: Duration)?, calls: Int) {
         state.withLock { ($0.current, $0.calls) }
     }
 
@@ -203,19 +272,19 @@ extension DeliverySupervision.SharedState {
     package func waitForCall(after calls: Int) async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let (now, replaced): (Bool, CheckedContinuation<Void, Never>?) = state.withLock { state in
+                let (now, replaced): (Bool, DeliverySupervision.Waiter?) = state.withLock { state in
                     guard state.calls == calls, !state.finished, !Task.isCancelled else { return (true, nil) }
-                    defer { state.watchdog = continuation }
+                    defer { state.watchdog = DeliverySupervision.Waiter(continuation) }
                     return (false, state.watchdog)
                 }
-                replaced?.resume()
+                replaced?.continuation.resume()
                 if now { continuation.resume() }
             }
         } onCancel: {
             state.withLock { state in
                 defer { state.watchdog = nil }
                 return state.watchdog
-            }?.resume()
+            }?.continuation.resume()
         }
     }
 
@@ -233,7 +302,7 @@ extension DeliverySupervision.SharedState {
 
     /// Stops everything at the overall deadline, in one step: supersedes the runner and returns the hook
     /// that was in progress, if any.
-    package func stopAll() -> (position: Int, start: Duration, wallStart: ContinuousClock.Instant)? {
+    package func stopAll() -> (position: Int, start: Duration, wallStart: Duration)? {
         state.withLock { state in
             state.generation += 1
             defer { state.current = nil }
@@ -248,7 +317,7 @@ extension DeliverySupervision.SharedState {
             state.current = nil
             defer { state.watchdog = nil }
             return state.watchdog
-        }?.resume()
+        }?.continuation.resume()
     }
 
     /// The answers kept (see `keepsAnswers`), in delivery order.
@@ -260,6 +329,33 @@ extension DeliverySupervision.SharedState {
         }
     }
 
-    /// The positions of every hook that answered.
-    package var answered: [Int] { state.withLock { $0.answered } }
+    /// How many hooks answered.
+    package var answeredCount: Int { state.withLock { $0.answeredCount } }
+
+    package func takeCalls(keeping limit: Int) -> PendingCalls {
+        // Attached to a journal only when it journals; the ring holds at most the journal's capacity.
+        guard let journaling else { return PendingCalls(context: -1, total: 0, calls: [], first: 0, shift: .zero) }
+        let (total, calls, first): (Int, [PendingCall], Int) = state.withLock { state in
+            var calls: [PendingCall] = []
+            swap(&calls, &state.journaled)
+            defer {
+                state.journaledHead = 0
+                state.journaledCount = 0
+            }
+            return (state.journaledCount, calls, state.journaledHead)
+        }
+        return PendingCalls(
+            context: journaling.context,
+            total: total,
+            calls: calls,
+            first: first,
+            shift: journaling.shift
+        )
+    }
+
+    /// The positions, among `positions`, of the hooks that did not answer (those answered are tracked
+    /// only when the state was made with `tracksAnswered`; without, none counts as answered).
+    package func unanswered(_ positions: some Sequence<Int>) -> [Int] {
+        state.withLock { state in positions.filter { state.answered.isEmpty || !state.answered[$0] } }
+    }
 }

@@ -94,3 +94,172 @@ struct JournalPathTests {
         #expect(direct.filter { $0.event == "warmUp" }.count == 2)
     }
 }
+
+/// The journal during a delivery: the host keeps the calls of a delivery in progress until the journal
+/// is read or written, which must not show.
+@Suite("Journal during a delivery")
+struct JournalDuringDeliveryTests {
+    func host(capacity: Int = 1_024) throws -> (ApplicationHost, PeekBox) {
+        let box = PeekBox()
+        var options = LaunchOptions()
+        options[ScriptKey.self] = Script()
+        options[PeekBoxKey.self] = box
+        let host = try ApplicationHost(
+            manifest: ModuleManifest(name: "Peek", [High.self, NormalA.self, JournalPeek.self]),
+            launchOptions: options,
+            configuration: .init(journalCapacity: capacity)
+        )
+        box.host.withLock { $0 = host }
+        return (host, box)
+    }
+
+    @Test("A hook reading the journal sees the calls before it; a record it writes comes before its own call")
+    func readAndWriteMidDelivery() async throws {
+        let (host, box) = try host()
+        try await host.launch()
+        try await host.receiveMemoryWarning()
+        #expect(box.seen.withLock { $0 } == ["didReceiveMemoryWarning High", "didReceiveMemoryWarning NormalA"])
+        let warnings = try #require(host.journal).entries.suffix(4).map { "\($0.event) \(shortName($0.participant))" }
+        #expect(
+            warnings == [
+                "didReceiveMemoryWarning High", "didReceiveMemoryWarning NormalA", "note JournalPeek",
+                "didReceiveMemoryWarning JournalPeek",
+            ]
+        )
+        let sequences = try #require(host.journal).entries.map(\.sequence)
+        #expect(sequences == Array(sequences.indices))
+    }
+
+    @Test("A delivery longer than the journal keeps the last calls, numbered in order, and counts the rest")
+    func longDelivery() async throws {
+        let (host, _) = try host(capacity: 2)
+        try await host.launch()
+        // launch: willFinishLaunching ×2 (High, NormalA), didFinishLaunching ×2, didBecomeActive ×3
+        try await host.receiveMemoryWarning()  // 3 calls, and the peek's note
+        let journal = try #require(host.journal)
+        #expect(
+            journal.entries.map { "\($0.event) \(shortName($0.participant))" } == [
+                "note JournalPeek", "didReceiveMemoryWarning JournalPeek",
+            ]
+        )
+        let total = journal.entries.last.map { $0.sequence + 1 } ?? 0
+        #expect(journal.entries.map(\.sequence) == [total - 2, total - 1])
+        #expect(journal.droppedCount == total - 2)
+    }
+}
+
+@Suite("Journal over many deliveries")
+struct JournalManyDeliveriesTests {
+    @Test("After hundreds of deliveries through a small journal, the kept entries name the right events")
+    func manyDeliveries() async throws {
+        let host = try makeHost([High.self, NormalA.self, Low.self], configuration: .init(journalCapacity: 5))
+        try await host.launch()
+        for round in 0..<100 {
+            try await host.enterBackground()
+            try await host.enterForeground()
+            if round.isMultiple(of: 3) { try await host.receiveMemoryWarning() }
+        }
+        try await host.enterBackground()
+        let journal = try #require(host.journal)
+        // willResignActive and didEnterBackground run in reverse order: Low first.
+        #expect(
+            journal.entries.map { "\($0.event) \(shortName($0.participant))" } == [
+                "willResignActive NormalA", "willResignActive High", "didEnterBackground Low",
+                "didEnterBackground NormalA", "didEnterBackground High",
+            ]
+        )
+        let last = try #require(journal.entries.last?.sequence)
+        #expect(journal.entries.map(\.sequence) == Array((last - 4)...last))
+        #expect(journal.droppedCount == last + 1 - 5)
+    }
+}
+
+/// Where a hook finds its host.
+final class PeekBox: Sendable {
+    let host = Locked<ApplicationHost?>(nil)
+    /// What the peek saw of the current event in the journal.
+    let seen = Locked<[String]>([])
+}
+
+enum PeekBoxKey: LaunchOptionKey {
+    static let defaultValue = PeekBox()
+}
+
+/// Last to receive memory warnings: reads the journal, then writes a record of its own into it.
+struct JournalPeek: LifecycleModule, DidReceiveMemoryWarning {
+    static let priority: ModulePriority = .minimum
+    let box: PeekBox
+    init(context: LifecycleContext) { box = context.launchOptions[PeekBoxKey.self] }
+
+    func didReceiveMemoryWarning(_ context: LifecycleContext) {
+        guard let journal = box.host.withLock({ $0 })?.journal else { return }
+        let current = journal.entries.filter { $0.event == "didReceiveMemoryWarning" }
+        box.seen.withLock { $0 = current.map { "\($0.event) \(shortName($0.participant))" } }
+        journal.record(
+            DeliveryRecord(
+                event: LifecycleEvent(custom: Note.self),
+                participant: Participant(name: Self.moduleName, priority: Self.priority, id: 99),
+                start: .now,
+                duration: .zero,
+                result: nil,
+                error: nil
+            )
+        )
+    }
+}
+
+struct Note: CustomEvent {
+    static let name = "note"
+}
+
+@Suite("Journal with a warm-up after launch")
+struct JournalConcurrentSourcesTests {
+    @Test("A warm-up finishing during an event is journaled between that event's calls, where it happened")
+    func warmUpDuringAnEvent() async throws {
+        let log = StageLog()
+        let box = PeekBox()
+        var options = LaunchOptions()
+        options[StageLogKey.self] = log
+        options[ScriptKey.self] = Script()
+        options[PeekBoxKey.self] = box
+        let host = try ApplicationHost(
+            manifest: ModuleManifest(name: "Sources", [High.self, JournalOpener.self, Low.self, WarmSearch.self]),
+            launchOptions: options,
+            configuration: .init(didFinishLaunchingWaitsForWarmUp: false)
+        )
+        box.host.withLock { $0 = host }
+        try await host.launch()  // WarmSearch holds its warm-up
+        try await host.receiveMemoryWarning()  // the opener lets it finish, and waits to see it journaled
+        try await host.waitUntilReady()
+        let journal = try #require(host.journal)
+        let rows = journal.entries.filter { ["didReceiveMemoryWarning", "warmUp"].contains($0.event) }
+            .map { "\($0.event) \(shortName($0.participant))" }
+        #expect(
+            rows == [
+                "didReceiveMemoryWarning High", "warmUp WarmSearch", "didReceiveMemoryWarning JournalOpener",
+                "didReceiveMemoryWarning Low",
+            ]
+        )
+        #expect(journal.entries.map(\.sequence) == Array(journal.entries.indices))
+    }
+}
+
+/// Lets WarmSearch finish its warm-up from inside a memory warning, and returns once the journal shows it.
+struct JournalOpener: LifecycleModule, DidReceiveMemoryWarning {
+    static let priority: ModulePriority = .normal
+    let box: PeekBox
+    let log: StageLog
+    init(context: LifecycleContext) {
+        box = context.launchOptions[PeekBoxKey.self]
+        log = context.launchOptions[StageLogKey.self]
+    }
+
+    func didReceiveMemoryWarning(_ context: LifecycleContext) async {
+        guard let journal = box.host.withLock({ $0 })?.journal else { return }
+        log.latch("WarmSearch").open()
+        for _ in 0..<100_000 {
+            if journal.entries.contains(where: { $0.event == "warmUp" }) { return }
+            await Task.yield()
+        }
+    }
+}

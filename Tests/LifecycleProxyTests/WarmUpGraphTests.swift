@@ -151,6 +151,43 @@ struct WarmUpGraphTests {
         #expect(host.state == .active)
     }
 
+    @Test("Modules released together all start, while one of them holds; a chain runs in order")
+    func releasedTogetherRunConcurrently() async throws {
+        let log = StageLog()
+        var options = LaunchOptions()
+        options[StageLogKey.self] = log
+        let host = try ApplicationHost(
+            manifest: ModuleManifest([FanRoot.self, FanFirst.self, FanSecond.self, FanThird.self, FanAfterThird.self]),
+            launchOptions: options
+        )
+        for name in ["FanRoot", "FanThird", "FanAfterThird"] { log.latch(name).open() }
+        let launch = Task { try await host.launch() }
+        // Root releases three at once; each must start although the others hold (or run a chain).
+        await log.latch("FanFirst").waitUntilEntered()
+        await log.latch("FanSecond").waitUntilEntered()
+        await log.latch("FanAfterThird").waitUntilEntered()
+        let entries = log.entries
+        let rootEnd = try #require(entries.firstIndex(of: "warmUp end FanRoot"))
+        let thirdEnd = try #require(entries.firstIndex(of: "warmUp end FanThird"))
+        let afterStart = try #require(entries.firstIndex(of: "warmUp start FanAfterThird"))
+        for name in ["FanFirst", "FanSecond", "FanThird"] {
+            #expect(try #require(entries.firstIndex(of: "warmUp start \(name)")) > rootEnd)
+        }
+        #expect(thirdEnd < afterStart)
+        log.latch("FanFirst").open()
+        log.latch("FanSecond").open()
+        _ = try await launch.value
+        // The journal has every warm-up, each after the ones it waited for.
+        let journaled = try #require(host.journal).entries.filter { $0.event == "warmUp" }.map {
+            shortName($0.participant)
+        }
+        #expect(Set(journaled) == ["FanRoot", "FanFirst", "FanSecond", "FanThird", "FanAfterThird"])
+        #expect(journaled.first == "FanRoot")
+        #expect(
+            try #require(journaled.firstIndex(of: "FanThird")) < #require(journaled.firstIndex(of: "FanAfterThird"))
+        )
+    }
+
     func warmUpStarts(_ log: StageLog) -> [String] {
         log.entries.filter { $0.hasPrefix("warmUp start") }.map { String($0.dropFirst("warmUp start ".count)) }
     }
@@ -222,6 +259,40 @@ struct DiamondJoin: PlainLink {
 struct DiamondTop: StagedModule, DependentModule {
     static let priority: ModulePriority = .minimum
     static let dependencies: [any LifecycleModule.Type] = [DiamondJoin.self, DiamondSide.self]
+    let log: StageLog
+    init(log: StageLog) { self.log = log }
+}
+
+struct FanRoot: StagedModule {
+    static let priority: ModulePriority = .maximum
+    let log: StageLog
+    init(log: StageLog) { self.log = log }
+}
+
+struct FanFirst: StagedModule, DependentModule {
+    static let priority: ModulePriority = .high
+    static let dependencies: [any LifecycleModule.Type] = [FanRoot.self]
+    let log: StageLog
+    init(log: StageLog) { self.log = log }
+}
+
+struct FanSecond: StagedModule, DependentModule {
+    static let priority: ModulePriority = .normal
+    static let dependencies: [any LifecycleModule.Type] = [FanRoot.self]
+    let log: StageLog
+    init(log: StageLog) { self.log = log }
+}
+
+struct FanThird: StagedModule, DependentModule {
+    static let priority: ModulePriority = .low
+    static let dependencies: [any LifecycleModule.Type] = [FanRoot.self]
+    let log: StageLog
+    init(log: StageLog) { self.log = log }
+}
+
+struct FanAfterThird: StagedModule, DependentModule {
+    static let priority: ModulePriority = .minimum
+    static let dependencies: [any LifecycleModule.Type] = [FanThird.self]
     let log: StageLog
     init(log: StageLog) { self.log = log }
 }
