@@ -1,0 +1,41 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+// Runs an ApplicationHost inside swift-service-lifecycle's ServiceGroup, and bridges the host's reports to
+// swift-log. It lives in its own package so the root package keeps zero dependencies.
+let package = Package(
+    name: "ModuleLifecycleServiceLifecycle",
+    // The root package's minimums (`Synchronization.Mutex`); Linux has none.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "LifecycleServiceLifecycle", targets: ["LifecycleServiceLifecycle"])
+    ],
+    dependencies: [
+        // The root package, by path. The explicit name keeps the build independent of the name of the
+        // directory a clone lives in.
+        .package(name: "ModuleLifecycle", path: "../.."),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+    ],
+    targets: [
+        // The library: `ApplicationHostService` and the logging bridge.
+        .target(
+            name: "LifecycleServiceLifecycle",
+            dependencies: [
+                .product(name: "LifecycleCore", package: "ModuleLifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        )
+    ]
+)
+
+// Language settings, as in the root package.
+let upcomingFeatures: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + upcomingFeatures
+}
