@@ -26,7 +26,18 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
-        )
+        ),
+        .testTarget(
+            name: "LifecycleServiceLifecycleTests",
+            dependencies: [
+                .target(name: "LifecycleServiceLifecycle"),
+                .product(name: "LifecycleCore", package: "ModuleLifecycle"),
+                .product(name: "LifecycleProxy", package: "ModuleLifecycle"),
+                .product(name: "LifecycleTesting", package: "ModuleLifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ]
 )
 
