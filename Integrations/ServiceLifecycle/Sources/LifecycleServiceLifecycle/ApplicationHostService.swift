@@ -134,7 +134,8 @@ public struct ApplicationHostService: Service, CustomStringConvertible {
     /// Returns once this service has launched the host and every module is ready; for a service that must
     /// not start before, such as an HTTP server.
     ///
-    /// "Launched" means `launch()` returned: every module received `didFinishLaunching` and
+    /// It waits for this service's `run()` to launch the host, so call it from another service of the same
+    /// group. "Launched" means `launch()` returned: every module received `didFinishLaunching` and
     /// `didBecomeActive`. With the host's `didFinishLaunchingWaitsForWarmUp` off, it also waits for the
     /// warm-up that runs after launch.
     ///
@@ -170,6 +171,12 @@ public struct ApplicationHostService: Service, CustomStringConvertible {
 
     /// Handles a launch that threw: throws, unless the host is running and the configuration keeps it.
     private func launchFailed(_ error: LifecycleError) async throws(ApplicationHostServiceError) {
+        if error.code == .invalidTransition {
+            // Another caller launched the host between the state check and this launch: not ours to stop.
+            let failure = makeError(.hostAlreadyStarted, lifecycleErrors: [error], state: host.state)
+            log(failure)
+            throw failure
+        }
         if host.state.isRunning, configuration.launchFailureHandling == .keepRunning {
             LifecycleLogging(logger: logger).log(
                 error,

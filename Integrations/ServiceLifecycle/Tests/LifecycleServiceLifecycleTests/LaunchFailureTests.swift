@@ -97,6 +97,36 @@ struct LaunchFailureTests {
         #expect(timeline.deliveries.count == delivered)
     }
 
+    @Test("Two runs of one service at once: one is refused, and the host the other launched keeps running")
+    func twoRunsAtOnce() async throws {
+        let timeline = Timeline()
+        let host = try makeHost([PoolModule.self, CacheModule.self], timeline: timeline)
+        let service = ApplicationHostService(host: host, logger: quietLogger)
+        let runs = (1...2).map { _ in
+            Task {
+                do throws(ApplicationHostServiceError) {
+                    try await service.run()
+                    timeline.write("run: returned")
+                } catch {
+                    timeline.write("run: \(error.code)")
+                }
+            }
+        }
+
+        #expect(await timeline.waitFor("run: hostAlreadyStarted"))
+        try await host.waitUntilIdle()
+        #expect(host.state == .active, "the refused run left the host alone")
+        for run in runs { run.cancel() }
+        #expect(await timeline.waitFor("run: returned"))
+
+        #expect(
+            timeline.deliveries == launchOfPoolAndCache + ["willTerminate CacheModule", "willTerminate PoolModule"]
+        )
+        #expect(
+            timeline.entries.filter { $0.hasPrefix("run: ") }.sorted() == ["run: hostAlreadyStarted", "run: returned"]
+        )
+    }
+
     @Test("waitUntilReady after a failed launch: the group reports the launch failure, not notReady", arguments: 1...5)
     func theGroupReportsTheLaunchFailureFirst(round: Int) async throws {
         let timeline = Timeline()
