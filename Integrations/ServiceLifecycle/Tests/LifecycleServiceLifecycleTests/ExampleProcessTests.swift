@@ -29,13 +29,14 @@ struct ExampleProcessTests {
         )
         let port = try #require(Int(listening.split(separator: ":").last ?? ""))
 
-        // Two quick requests, answered before the shutdown, then four slow ones still running at SIGTERM.
+        // Two quick requests, answered before the shutdown, then four slow ones still running at SIGTERM:
+        // the shortest takes 3 s, so a loaded machine has time to start all four before the signal.
         let quick = ["5", "6"]
         for item in quick {
             let answer = await HTTPExchange.get(port: port, path: "/items/\(item)")
             #expect(answer.status == 200 && answer.body == "item \(item): value-\(item)\n", "quick \(item): \(answer)")
         }
-        let slow = [("1", 1_500), ("2", 2_000), ("3", 2_500), ("4", 3_000)]
+        let slow = [("1", 3_000), ("2", 3_500), ("3", 4_000), ("4", 4_500)]
         let requests = slow.map { item, delay in
             Task { (item, await HTTPExchange.get(port: port, path: "/items/\(item)?delay=\(delay)")) }
         }
