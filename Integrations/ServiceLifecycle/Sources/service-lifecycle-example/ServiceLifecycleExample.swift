@@ -34,13 +34,9 @@ struct ServiceLifecycleExample {
         let services = ExampleServices(transcript: transcript)
         options[ExampleServicesKey.self] = services
         let router = makeRouter(services: services)
-        var hostConfiguration = ApplicationHost.Configuration(terminateDeadline: .seconds(10))
-        hostConfiguration.onDelivery = transcript.writeDelivery
 
         do {
-            try await run(router: router, port: port, options: options, hostConfiguration: hostConfiguration) {
-                transcript.write("listening 127.0.0.1:\($0)")
-            }
+            try await run(transcript: transcript, router: router, port: port, options: options)
             transcript.write("exit: clean")
         } catch {
             transcript.write("exit: \(error)")
@@ -49,27 +45,35 @@ struct ServiceLifecycleExample {
     }
 
     static func run(
+        transcript: Transcript,
         router: Router<BasicRequestContext>,
         port: Int,
-        options: LaunchOptions,
-        hostConfiguration: ApplicationHost.Configuration,
-        listening: @escaping @Sendable (Int) -> Void
-    ) async throws {
-        // README: service-group
+        options: LaunchOptions
+    )
+        async throws
+    {
+        // README: host-logging
         let logger = Logger(label: "shop")
+        var hostConfiguration = ApplicationHost.Configuration(terminateDeadline: .seconds(10))
+        hostConfiguration.onDelivery = transcript.writeDelivery  // an observer of your own stays, and runs first
         let host = try ApplicationHost(
-            manifest: .example,
-            launchOptions: options,
+            manifest: .example,  // StoreModule and TrafficModule
+            launchOptions: options,  // carries what the modules share: the store
             configuration: hostConfiguration.logging(to: logger)  // deliveries and errors to swift-log
         )
-        let hostService = ApplicationHostService(host: host, logger: logger)
+        // README: end
 
         var server = Application(
             router: router,
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port)),
-            onServerRunning: { channel in listening(channel.localAddress?.port ?? port) },
+            onServerRunning: { channel in
+                transcript.write("listening 127.0.0.1:\(channel.localAddress?.port ?? port)")
+            },
             logger: logger
         )
+
+        // README: service-group
+        let hostService = ApplicationHostService(host: host, logger: logger)
         server.beforeServerStarts { try await hostService.waitUntilReady() }  // no request before launch
 
         var configuration = ServiceGroupConfiguration(
