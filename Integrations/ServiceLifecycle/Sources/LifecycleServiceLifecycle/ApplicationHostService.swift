@@ -16,8 +16,8 @@ public import ServiceLifecycle
 ///
 /// ## What `run()` delivers
 /// - **Start**: `launch()`. The service then waits for graceful shutdown.
-/// - **Graceful shutdown** (SIGTERM, `triggerGracefulShutdown()`, or a service before it in the group
-///   finishing): `enterBackground()`, then `terminate()`. The modules receive `willResignActive`, then
+/// - **Graceful shutdown** (a signal in `gracefulShutdownSignals`, `triggerGracefulShutdown()`, or a
+///   service that ends with the termination behaviour `.gracefullyShutdownGroup`): `enterBackground()`, then `terminate()`. The modules receive `willResignActive`, then
 ///   `didEnterBackground`, then `willTerminate`, each in reverse delivery order. `enterBackground()` is
 ///   skipped when the host is already in the background. Then `run()` returns.
 /// - **Cancellation** (the group is cancelled, or escalates a graceful shutdown that took too long):
