@@ -1,0 +1,73 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+// Runs an ApplicationHost inside swift-service-lifecycle's ServiceGroup, and bridges the host's reports to
+// swift-log. It lives in its own package so the root package keeps zero dependencies.
+//
+//     Scripts/test-service-lifecycle.sh                      # from the repository root: build once, test
+//     swift run --package-path Integrations/ServiceLifecycle service-lifecycle-example --port 8080
+let package = Package(
+    name: "ModuleLifecycleServiceLifecycle",
+    // The root package's minimums (`Synchronization.Mutex`); Linux has none.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "LifecycleServiceLifecycle", targets: ["LifecycleServiceLifecycle"]),
+        .executable(name: "service-lifecycle-example", targets: ["service-lifecycle-example"]),
+    ],
+    dependencies: [
+        // The root package, by path. The explicit name keeps the build independent of the name of the
+        // directory a clone lives in.
+        .package(name: "ModuleLifecycle", path: "../.."),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        // Only the example uses it. No traits: the example needs neither swift-configuration nor full
+        // Foundation, and leaving them out saves compile time.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0", traits: []),
+    ],
+    targets: [
+        // The library: `ApplicationHostService` and the logging bridge.
+        .target(
+            name: "LifecycleServiceLifecycle",
+            dependencies: [
+                .product(name: "LifecycleCore", package: "ModuleLifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // An HTTP server whose modules follow the lifecycle; the process tests run it.
+        .executableTarget(
+            name: "service-lifecycle-example",
+            dependencies: [
+                .target(name: "LifecycleServiceLifecycle"),
+                .product(name: "LifecycleCore", package: "ModuleLifecycle"),
+                .product(name: "LifecycleProxy", package: "ModuleLifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "LifecycleServiceLifecycleTests",
+            dependencies: [
+                .target(name: "LifecycleServiceLifecycle"),
+                .product(name: "LifecycleCore", package: "ModuleLifecycle"),
+                .product(name: "LifecycleProxy", package: "ModuleLifecycle"),
+                .product(name: "LifecycleTesting", package: "ModuleLifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+    ]
+)
+
+// Language settings, as in the root package.
+let upcomingFeatures: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + upcomingFeatures
+}

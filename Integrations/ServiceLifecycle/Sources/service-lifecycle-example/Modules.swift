@@ -1,0 +1,103 @@
+import LifecycleCore
+import Synchronization
+
+/// What the example's modules and routes share: the store, the request count and the transcript. The
+/// program creates it and hands it to the modules in the launch options, under ``ExampleServicesKey``.
+final class ExampleServices: Sendable {
+    let store = Store()
+    let transcript: Transcript
+    private let answered = Mutex(0)
+
+    init(transcript: Transcript) {
+        self.transcript = transcript
+    }
+
+    /// Counts one answered request.
+    func countAnswer() { answered.withLock { $0 += 1 } }
+
+    /// How many requests were answered.
+    var answeredRequests: Int { answered.withLock { $0 } }
+}
+
+/// Where the modules find ``ExampleServices``.
+enum ExampleServicesKey: LaunchOptionKey {
+    static let defaultValue: ExampleServices? = nil
+}
+
+/// Thrown by a module created without ``ExampleServices`` in its launch options.
+struct MissingExampleServices: Error, CustomStringConvertible {
+    let module: String
+    var description: String {
+        "\(module) needs ExampleServices in its launch options, for init(context:): set "
+            + "launchOptions[ExampleServicesKey.self] before creating the ApplicationHost."
+    }
+}
+
+extension LifecycleContext {
+    func exampleServices(for module: any LifecycleModule.Type) throws(MissingExampleServices) -> ExampleServices {
+        guard let services = launchOptions[ExampleServicesKey.self] else {
+            throw MissingExampleServices(module: module.moduleName)
+        }
+        return services
+    }
+}
+
+/// Opens the store in setup, fills it in warm-up, and closes it in willTerminate.
+///
+/// The `/items` route reads the store, so no request may still be running when `willTerminate` closes
+/// it: the ServiceGroup lists the host first, so the server drains before the host terminates.
+struct StoreModule: LifecycleModule, SetupStage, WarmUpStage, WillTerminate {
+    static let priority: ModulePriority = .high
+    let services: ExampleServices
+
+    init(context: LifecycleContext) throws {
+        services = try context.exampleServices(for: Self.self)
+    }
+
+    func setUp(_ context: LifecycleContext) async {
+        await services.store.open()
+        services.transcript.write("store: opened")
+    }
+
+    func warmUp(_ context: LifecycleContext) async throws {
+        try await services.store.fill(count: 100)
+        services.transcript.write("store: filled")
+    }
+
+    func willTerminate(_ context: LifecycleContext) async {
+        services.transcript.write("store: closing")
+        let count = await services.store.close()
+        services.transcript.write("store: closed with \(count) items")
+    }
+}
+
+/// Reports the traffic: it starts counting when the host becomes active, and reports the count when the
+/// host goes to the background, after the server has drained.
+struct TrafficModule: LifecycleModule, DependentModule, SyncDidBecomeActive, SyncWillResignActive,
+    SyncDidEnterBackground
+{
+    static let priority: ModulePriority = .normal
+    static let dependencies: [any LifecycleModule.Type] = [StoreModule.self]
+    let services: ExampleServices
+
+    init(context: LifecycleContext) throws {
+        services = try context.exampleServices(for: Self.self)
+    }
+
+    func didBecomeActive(_ context: LifecycleContext) {
+        services.transcript.write("traffic: accepting requests")
+    }
+
+    func willResignActive(_ context: LifecycleContext) {
+        services.transcript.write("traffic: resigning")
+    }
+
+    func didEnterBackground(_ context: LifecycleContext) {
+        services.transcript.write("traffic: \(services.answeredRequests) requests answered")
+    }
+}
+
+extension ModuleManifest {
+    /// The example's modules.
+    static let example = ModuleManifest(name: "service-lifecycle-example", [StoreModule.self, TrafficModule.self])
+}

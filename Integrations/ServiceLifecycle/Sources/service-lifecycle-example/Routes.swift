@@ -1,0 +1,42 @@
+import Hummingbird
+
+/// The example's routes.
+///
+/// - `GET /items/{id}?delay={ms}` reads item `id` from the store, waits `ms` milliseconds, reads it
+///   again, and answers `item {id}: {value}`. The transcript gets `request items/{id} started` and
+///   `request items/{id} completed`.
+/// - `GET /health` answers `ok`.
+func makeRouter(services: ExampleServices) -> Router<BasicRequestContext> {
+    let router = Router()
+    router.get("health") { _, _ in "ok\n" }
+    router.get("items/:id") { request, context -> String in
+        let id = try context.parameters.require("id")
+        let delay = request.uri.queryParameters.get("delay", as: Int.self) ?? 0
+        let transcript = services.transcript
+        transcript.write("request items/\(id) started delay=\(delay)")
+        do {
+            guard try await services.store.item(id) != nil else {
+                transcript.write("request items/\(id) not found")
+                throw HTTPError(.notFound, message: "no item \(id)")
+            }
+            if delay > 0 {
+                do {
+                    try await Task.sleep(for: .milliseconds(delay))
+                } catch {
+                    // Task.sleep throws CancellationError if the request's task is cancelled, as it is
+                    // inside cancelWhenGracefulShutdown on SIGTERM. Answer anyway, and say so.
+                    transcript.write("request items/\(id) delay cut short: \(error)")
+                }
+            }
+            // Read again at the end: the store must still be open.
+            let value = try await services.store.item(id) ?? "?"
+            services.countAnswer()
+            transcript.write("request items/\(id) completed")
+            return "item \(id): \(value)\n"
+        } catch let error as StoreClosed {
+            transcript.write("request items/\(id) failed: store closed")
+            throw HTTPError(.serviceUnavailable, message: "\(error)")
+        }
+    }
+    return router
+}

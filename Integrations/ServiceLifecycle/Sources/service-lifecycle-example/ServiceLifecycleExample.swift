@@ -1,0 +1,89 @@
+import Foundation
+import Hummingbird
+import LifecycleCore
+import LifecycleProxy
+import LifecycleServiceLifecycle
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// An HTTP server whose modules follow the host's lifecycle, run in a ServiceGroup.
+///
+///     service-lifecycle-example [--port N]     # or PORT=N; 0 picks a free port; 8080 by default
+///
+/// Standard output is a transcript: each delivery (`lifecycle <event> <Module>`), what the modules do,
+/// `listening 127.0.0.1:<port>` once the server accepts connections, each request's start and completion,
+/// and `exit: clean` at the end. Logs go to standard error (`LOG_LEVEL=debug` shows every delivery).
+/// SIGTERM or SIGINT shuts it down gracefully: the server finishes its in-flight requests, then the host
+/// enters the background and terminates, and the store closes.
+@main
+struct ServiceLifecycleExample {
+    static func main() async {
+        let level = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let transcript = Transcript()
+        var options = LaunchOptions.current
+        guard let port = Int(options.argument("--port") ?? options.environment["PORT"] ?? "8080"), port >= 0 else {
+            FileHandle.standardError.write(Data("usage: service-lifecycle-example [--port N]; N is 0...65535\n".utf8))
+            exit(64)
+        }
+        let services = ExampleServices(transcript: transcript)
+        options[ExampleServicesKey.self] = services
+        let router = makeRouter(services: services)
+
+        do {
+            try await run(transcript: transcript, router: router, port: port, options: options)
+            transcript.write("exit: clean")
+        } catch {
+            transcript.write("exit: \(error)")
+            exit(1)
+        }
+    }
+
+    static func run(
+        transcript: Transcript,
+        router: Router<BasicRequestContext>,
+        port: Int,
+        options: LaunchOptions
+    )
+        async throws
+    {
+        // README: host-logging
+        let logger = Logger(label: "shop")
+        var hostConfiguration = ApplicationHost.Configuration(terminateDeadline: .seconds(10))
+        hostConfiguration.onDelivery = transcript.writeDelivery  // an observer of your own stays, and runs first
+        let host = try ApplicationHost(
+            manifest: .example,  // StoreModule and TrafficModule
+            launchOptions: options,  // carries what the modules share: the store
+            configuration: hostConfiguration.logging(to: logger)  // deliveries and errors to swift-log
+        )
+        // README: end
+
+        var server = Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port)),
+            onServerRunning: { channel in
+                transcript.write("listening 127.0.0.1:\(channel.localAddress?.port ?? port)")
+            },
+            logger: logger
+        )
+
+        // README: service-group
+        let hostService = ApplicationHostService(host: host, logger: logger)
+        server.beforeServerStarts { try await hostService.waitUntilReady() }  // no request before launch
+
+        var configuration = ServiceGroupConfiguration(
+            services: [hostService, server],  // the host first: it starts first and stops last
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        )
+        configuration.maximumGracefulShutdownDuration = .seconds(30)  // then the group cancels
+        configuration.maximumCancellationDuration = .seconds(15)  // longer than terminateDeadline + 1 s
+        try await ServiceGroup(configuration: configuration).run()
+        // README: end
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The example server, `service-lifecycle-example`, run as a real process: its standard output is read
+/// line by line as it comes, its standard error goes to a file for failure messages.
+final class ExampleProcess: Sendable {
+    /// Where the example binary is: `SERVICE_LIFECYCLE_EXAMPLE`, else next to the test binary (SwiftPM puts
+    /// every product of the package in one folder).
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["SERVICE_LIFECYCLE_EXAMPLE"] {
+            return URL(fileURLWithPath: path)
+        }
+        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return testBinary.deletingLastPathComponent().appendingPathComponent("service-lifecycle-example")
+    }
+
+    /// The lines of standard output, shared with the thread that reads them.
+    private final class Lines: Sendable {
+        private let lines = Mutex<[String]>([])
+        func append(_ line: String) { lines.withLock { $0.append(line) } }
+        var all: [String] { lines.withLock { $0 } }
+    }
+
+    private let process: Process
+    private let lines = Lines()
+    private let stderrFile: URL
+
+    /// Starts the example with `arguments`.
+    init(arguments: [String]) throws {
+        process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        stderrFile = FileManager.default.temporaryDirectory.appendingPathComponent("example-\(UUID()).stderr")
+        guard FileManager.default.createFile(atPath: stderrFile.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: stderrFile.path])
+        }
+        process.standardError = try FileHandle(forWritingTo: stderrFile)
+        try process.run()
+
+        let reader = output.fileHandleForReading
+        let thread = Thread { [lines] in
+            var pending = Data()
+            while true {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }  // end of file: the process closed its output
+                pending.append(chunk)
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                    lines.append(line)
+                    pending.removeSubrange(pending.startIndex...newline)
+                }
+            }
+        }
+        thread.start()
+    }
+
+    /// The lines written to standard output so far.
+    var transcript: [String] { lines.all }
+
+    /// What the process wrote to standard error so far.
+    var standardError: String { (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? "" }
+
+    /// Sends `signal` to the process.
+    func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// Waits until a line satisfies `condition`, polling; returns it, or `nil` after `timeout`.
+    func waitForLine(timeout: Duration = .seconds(60), where condition: (String) -> Bool) async -> String? {
+        let deadline = ContinuousClock.now + timeout
+        repeat {
+            if let line = transcript.first(where: condition) { return line }
+            try? await Task.sleep(for: .milliseconds(20))
+        } while ContinuousClock.now < deadline
+        return transcript.first(where: condition)
+    }
+
+    /// Waits until every line in `expected` was written; `false` after `timeout`.
+    func waitForLines(_ expected: [String], timeout: Duration = .seconds(60)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        repeat {
+            if Set(expected).isSubset(of: transcript) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        } while ContinuousClock.now < deadline
+        return Set(expected).isSubset(of: transcript)
+    }
+
+    /// Waits for the process to exit and returns its exit status, or `nil` if it was killed by a signal or
+    /// still runs after `timeout` (then it is killed).
+    func waitForExit(timeout: Duration = .seconds(60)) async -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return nil
+        }
+        process.waitUntilExit()
+        return process.terminationReason == .exit ? process.terminationStatus : nil
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? FileManager.default.removeItem(at: stderrFile)
+    }
+}
+
+/// One HTTP/1.1 exchange over a plain loopback socket, as it happened on the wire.
+struct HTTPExchange: Sendable {
+    /// The status code, or `nil` if no status line arrived.
+    var status: Int?
+    /// The response headers, names lowercased.
+    var headers: [String: String] = [:]
+    /// The body, as received.
+    var body = ""
+    /// What went wrong at the socket level, if anything.
+    var failure: String?
+    /// When the answer was complete.
+    var finished = ContinuousClock.now
+
+    /// Whether the body is as long as `Content-Length` says.
+    var isComplete: Bool {
+        guard failure == nil, let length = headers["content-length"].flatMap(Int.init) else { return false }
+        return body.utf8.count == length
+    }
+
+    /// Sends `GET path` to 127.0.0.1:`port` with `Connection: close` and reads until the server closes the
+    /// connection. Blocking, so it runs on a thread of its own, off the cooperative pool.
+    static func get(port: Int, path: String, timeoutSeconds: Int = 60) async -> HTTPExchange {
+        await withCheckedContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(returning: getBlocking(port: port, path: path, timeoutSeconds: timeoutSeconds))
+            }
+            thread.start()
+        }
+    }
+
+    private static func getBlocking(port: Int, path: String, timeoutSeconds: Int) -> HTTPExchange {
+        var exchange = HTTPExchange()
+        #if canImport(Darwin)
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #else
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #endif
+        guard fd >= 0 else { return HTTPExchange(failure: "socket: errno \(errno)") }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { return HTTPExchange(failure: "connect: errno \(errno)") }
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
+        let sent = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+        guard sent == request.count else { return HTTPExchange(failure: "send: errno \(errno)") }
+
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count == 0 { break }
+            if count < 0 {
+                exchange.failure = "recv: errno \(errno)"
+                break
+            }
+            received += buffer[0..<count]
+        }
+        exchange.finished = .now
+        let text = String(decoding: received, as: UTF8.self)
+        guard let headerEnd = text.range(of: "\r\n\r\n") else {
+            exchange.failure = exchange.failure ?? "no complete header in \(received.count) bytes"
+            return exchange
+        }
+        let head = text[..<headerEnd.lowerBound].split(separator: "\r\n", omittingEmptySubsequences: false)
+        exchange.status = head.first.flatMap { $0.split(separator: " ").dropFirst().first }.flatMap { Int($0) }
+        for line in head.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].lowercased()
+            exchange.headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        exchange.body = String(text[headerEnd.upperBound...])
+        return exchange
+    }
+}
