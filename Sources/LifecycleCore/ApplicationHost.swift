@@ -69,6 +69,9 @@ public actor ApplicationHost {
     /// The participants. Replaced — never mutated — when a module is registered or removed, by a job on
     /// the actor; read from anywhere.
     private nonisolated let roster: Locked<any LifecycleDispatcher>
+    /// Whether termination was interrupted, and the `willTerminate` delivery to tell (see
+    /// ``interruptTermination()``).
+    private nonisolated let termination = Locked(TerminationControl())
     private nonisolated let mailbox: HostMailbox
 
     /// Marks the task of the job being processed (and the tasks it spawns), to recognise a host method
@@ -267,6 +270,38 @@ public actor ApplicationHost {
         try await waitForReadiness(of: participant.id, file: file, line: line)
     }
 
+    /// Returns once the host is terminated: by ``terminate(file:line:)``, by a terminate request a hook
+    /// posted, or by a launch that aborted. Returns at once if it already is.
+    ///
+    /// A program that serves until its modules decide to stop awaits this; so does a supervisor (a
+    /// runner, a `ServiceGroup` service) that must notice a host that terminated itself.
+    ///
+    /// - Throws: ``LifecycleError/Code/cancelled`` if the waiting task is cancelled first;
+    ///   ``LifecycleError/Code/reentrantCall`` inside a hook of this host, where it would wait for itself.
+    public nonisolated func waitUntilTerminated(file: String = #fileID, line: Int = #line) async throws(LifecycleError) {
+        let request = HostRequest(.waitTerminated)
+        try checkNotReentrant(request, file: file, line: line)
+        guard await mailbox.waitUntilTerminated() else {
+            throw LifecycleError(code: .cancelled, request: request, state: state, file: file, line: line)
+        }
+    }
+
+    /// Cuts termination short: no further `willTerminate` hook starts. A hook already running finishes
+    /// (within ``Configuration/terminateDeadline``); the participants not yet reached are skipped, and the
+    /// `terminate()` in progress throws ``LifecycleError/Code/interrupted`` naming them. The host still
+    /// ends `terminated`.
+    ///
+    /// It applies to the termination in progress, or to the next one if none is (a launch rollback
+    /// included); it does not request termination itself. Call it when a fast exit matters more than
+    /// the modules' cleanup — `HostRunner` does, on a second SIGINT. Safe to call from anywhere, any
+    /// number of times.
+    public nonisolated func interruptTermination() {
+        termination.withLock { control in
+            control.interrupted = true
+            return control.delivery
+        }?.interrupt()
+    }
+
     private nonisolated func waitForReadiness(of index: Int?, file: String, line: Int) async throws(LifecycleError) {
         try checkNotReentrant(HostRequest(.idle), file: file, line: line)
         switch await readiness.wait(for: index) {
@@ -359,7 +394,7 @@ public actor ApplicationHost {
             return await runRegister(module.type, file: file, line: line).map { _ in () }
         case .remove(let module):
             return await runRemove(module.type, file: file, line: line)
-        case .custom, .idle:
+        case .custom, .idle, .waitTerminated:
             // A custom event travels its typed path (`deliverCustom`): `HostRequest.custom` only names it,
             // without the payload. Reached only when such a request is posted.
             return .failure(
@@ -419,13 +454,14 @@ public actor ApplicationHost {
             setState(state)
             let delivery = await deliver(
                 event,
-                deadline: event == .willTerminate ? configuration.terminateDeadline : nil
+                deadline: event == .willTerminate ? configuration.terminateDeadline : nil,
+                interruptible: event == .willTerminate
             )
             failures += delivery.outcome.failures
             if !delivery.abandoned.isEmpty {
                 setState(plan.final)
                 var error = LifecycleError(
-                    code: .deadlineExceeded,
+                    code: delivery.interrupted ? .interrupted : .deadlineExceeded,
                     request: request,
                     state: plan.final,
                     failures: failures,
@@ -509,7 +545,12 @@ public actor ApplicationHost {
         readiness.markNever(.terminated)
         setState(.terminating)
         let rolledBack = plan(for: .willTerminate).filter { reached.contains($0.id) }
-        let delivery = await deliver(.willTerminate, scope: .only(reached), deadline: configuration.terminateDeadline)
+        let delivery = await deliver(
+            .willTerminate,
+            scope: .only(reached),
+            deadline: configuration.terminateDeadline,
+            interruptible: true
+        )
         setState(.terminated)
         var error = LifecycleError(
             code: .launchAborted,
@@ -593,7 +634,8 @@ public actor ApplicationHost {
     func deliver(
         _ event: LifecycleEvent,
         scope: DeliveryScope = .all,
-        deadline: Duration? = nil
+        deadline: Duration? = nil,
+        interruptible: Bool = false
     ) async -> LimitedDelivery<Bool> {
         mailbox.setEventInProgress(event)
         defer { mailbox.setEventInProgress(nil) }
@@ -604,6 +646,7 @@ public actor ApplicationHost {
             dispatcher: dispatcher,
             scope: scope,
             deadline: deadline,
+            interruptible: interruptible,
             direct: { await dispatcher.deliver(event, scope: scope, observer: observer, from: 0, supervisor: nil) },
             combine: { booleanResult(event, $0) },
             run: { from, supervisor, observer in
@@ -750,6 +793,7 @@ public actor ApplicationHost {
         dispatcher: any LifecycleDispatcher,
         scope: DeliveryScope = .all,
         deadline: Duration? = nil,
+        interruptible: Bool = false,
         direct: () async -> EventOutcome<R>,
         combine: @escaping ([any Sendable]) -> R,
         run:
@@ -759,7 +803,9 @@ public actor ApplicationHost {
         let plan = dispatcher.plan(for: event)
         // Read once: each read of `configuration` copies it (and retains what it holds).
         let fallback = configuration.eventBudgets[event] ?? configuration.hookBudget
-        guard deadline != nil || fallback != nil || Self.anyModuleBudget(dispatcher, plan, for: event) else {
+        // An interruptible delivery (termination) is always supervised: the supervisor is what stops it.
+        guard interruptible || deadline != nil || fallback != nil || Self.anyModuleBudget(dispatcher, plan, for: event)
+        else {
             return LimitedDelivery(outcome: await direct(), stopped: false, abandoned: [])
         }
         // A hook's budget is looked up when the watchdog needs it: about once per event, not once per hook.
@@ -785,7 +831,7 @@ public actor ApplicationHost {
         let observer = journaling == nil ? self.observer : nil
         let shared = DeliverySupervision.SharedState(
             count: plan.count,
-            tracksAnswered: deadline != nil,
+            tracksAnswered: deadline != nil || interruptible,
             keepsAnswers: event.resultRule != .none,
             journaling: journaling
         )
@@ -798,6 +844,16 @@ public actor ApplicationHost {
                 journaling.journal.detach(shared)
                 journaling.journal.closeContext(journaling.context)
             }
+        }
+        if interruptible {
+            let interrupted = termination.withLock { control in
+                control.delivery = shared
+                return control.interrupted
+            }
+            if interrupted { shared.interrupt() }
+        }
+        defer {
+            if interruptible { termination.withLock { $0.delivery = nil } }
         }
         let absoluteDeadline = deadline.map { time.now() + $0 }
         var from = 0
@@ -859,6 +915,14 @@ public actor ApplicationHost {
                 break supervision
             }
         }
+        var interrupted = false
+        if abandoned.isEmpty, !stopped, shared.wasInterrupted {
+            // The runner stopped before the hooks not yet started; a timeout's hook answered as failed.
+            let timedOut = Set(timeouts.map(\.position))
+            abandoned = shared.unanswered(0..<plan.count).filter { !timedOut.contains($0) && inScope(plan[$0]) }
+                .map { plan[$0] }
+            interrupted = !abandoned.isEmpty
+        }
         shared.finish()
         let answers = shared.answers
         var failures = answers.compactMap { answer in
@@ -874,7 +938,7 @@ public actor ApplicationHost {
             failures: failures.map(\.1),
             delivered: shared.answeredCount + timeouts.count
         )
-        return LimitedDelivery(outcome: outcome, stopped: stopped, abandoned: abandoned)
+        return LimitedDelivery(outcome: outcome, stopped: stopped, abandoned: abandoned, interrupted: interrupted)
     }
 
     /// Whether a participant of `plan` has a budget of its own for `event`. Generic, so the dispatcher is
@@ -1031,8 +1095,17 @@ struct LimitedDelivery<R: Sendable> {
     var outcome: EventOutcome<R>
     /// A timeout stopped the request (`.fail`, or launch aborting on failure).
     var stopped: Bool
-    /// Participants abandoned at the overall deadline.
+    /// Participants abandoned at the overall deadline, or skipped after an interruption.
     var abandoned: [Participant]
+    /// ``ApplicationHost/interruptTermination()`` skipped the participants in `abandoned`.
+    var interrupted = false
+}
+
+/// See ``ApplicationHost/interruptTermination()``.
+struct TerminationControl: Sendable {
+    var interrupted = false
+    /// The `willTerminate` delivery in progress, if any.
+    var delivery: DeliverySupervision.SharedState?
 }
 
 /// Who waits for whom in one warm-up stage, by position in the warm-up plan.

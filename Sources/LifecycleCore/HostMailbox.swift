@@ -22,6 +22,9 @@ package final class HostMailbox: Sendable {
         weak var host: ApplicationHost?
         var runningJob: JobToken?
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Tasks waiting for the state `terminated`, by ticket so a cancelled one can leave.
+        var terminationWaiters: [Int: CheckedContinuation<Bool, Never>] = [:]
+        var nextTicket = 0
         var state: ApplicationState = .notRunning
         var eventInProgress: LifecycleEvent?
 
@@ -134,7 +137,34 @@ package final class HostMailbox: Sendable {
     }
 
     func setState(_ state: ApplicationState) {
-        storage.withLock { $0.state = state }
+        let waiters: [CheckedContinuation<Bool, Never>] = storage.withLock { storage in
+            storage.state = state
+            guard state == .terminated else { return [] }
+            defer { storage.terminationWaiters.removeAll() }
+            return Array(storage.terminationWaiters.values)
+        }
+        for waiter in waiters { waiter.resume(returning: true) }
+    }
+
+    /// Returns `true` once the state is `terminated`, or `false` if the waiting task is cancelled first.
+    func waitUntilTerminated() async -> Bool {
+        let ticket = storage.withLock { storage in
+            defer { storage.nextTicket += 1 }
+            return storage.nextTicket
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let now: Bool? = storage.withLock { storage in
+                    if storage.state == .terminated { return true }
+                    if Task.isCancelled { return false }
+                    storage.terminationWaiters[ticket] = continuation
+                    return nil
+                }
+                if let now { continuation.resume(returning: now) }
+            }
+        } onCancel: {
+            storage.withLock { $0.terminationWaiters.removeValue(forKey: ticket) }?.resume(returning: false)
+        }
     }
 
     var eventInProgress: LifecycleEvent? {

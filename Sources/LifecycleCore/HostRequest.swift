@@ -22,6 +22,7 @@ public struct HostRequest: Sendable, Hashable, CustomStringConvertible {
         case register(ModuleType)
         case remove(ModuleType)
         case idle
+        case waitTerminated
     }
 
     /// A module type, compared by identity, so a request that names one stays `Hashable`.
@@ -70,7 +71,7 @@ public struct HostRequest: Sendable, Hashable, CustomStringConvertible {
     public var isTransition: Bool {
         switch kind {
         case .launch, .enterForeground, .enterBackground, .resignActive, .becomeActive, .terminate: return true
-        case .memoryWarning, .openURL, .custom, .register, .remove, .idle: return false
+        case .memoryWarning, .openURL, .custom, .register, .remove, .idle, .waitTerminated: return false
         }
     }
 
@@ -89,6 +90,7 @@ public struct HostRequest: Sendable, Hashable, CustomStringConvertible {
         case .register(let module): return "register(\(module.type.moduleName))"
         case .remove(let module): return "remove(\(module.type.moduleName))"
         case .idle: return "waitUntilIdle()"
+        case .waitTerminated: return "waitUntilTerminated()"
         }
     }
 

@@ -25,6 +25,7 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
             case notReady
             case registrationFailed
             case removalFailed
+            case interrupted
         }
 
         private let base: Base
@@ -56,6 +57,10 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
         /// `terminate()` (or `remove(_:)`) ran past ``ApplicationHost/Configuration/terminateDeadline``: the hooks still to
         /// run were abandoned (``LifecycleError/abandoned``) and the host is terminated.
         public static let deadlineExceeded = Code(base: .deadlineExceeded)
+        /// `terminate()` was interrupted by ``ApplicationHost/interruptTermination()``: the `willTerminate`
+        /// hook already running finished, the ones not yet started were skipped
+        /// (``LifecycleError/abandoned``), and the host is terminated.
+        public static let interrupted = Code(base: .interrupted)
         /// `waitUntilReady` cannot succeed: launch aborted or the host terminated first, or the module named
         /// is not a participant.
         public static let notReady = Code(base: .notReady)
@@ -90,7 +95,8 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
     /// order.
     public let rolledBack: [Participant]
     /// For ``Code/deadlineExceeded``: the participants whose `willTerminate` was abandoned (the one running
-    /// at the deadline, then those never reached).
+    /// at the deadline, then those never reached). For ``Code/interrupted``: those whose `willTerminate`
+    /// never started.
     public package(set) var abandoned: [Participant] = []
     /// For ``Code/registrationFailed`` and ``Code/removalFailed``: why the module could not be added or
     /// removed (a `ManifestError` from `LifecycleProxy`), when it was refused before anything was
@@ -198,6 +204,11 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
                 ? "The host is terminated." : "The module was removed all the same; the host is \(state)."
             return "\(request) ran past its deadline; abandoned willTerminate of: \(names). \(outcome) "
                 + "Make those hooks return sooner, or raise configuration.terminateDeadline. (at \(file):\(line))"
+        case .interrupted:
+            let names = abandoned.map(\.name).joined(separator: ", ")
+            return "\(request) was interrupted (interruptTermination()): willTerminate was skipped for: \(names). "
+                + "Hooks already running finished; the host is terminated. Send the interrupt only when a fast exit "
+                + "matters more than those modules' cleanup. (at \(file):\(line))"
         case .notReady:
             return "The host will not become ready: it is \(state) (launch aborted, or it terminated before every "
                 + "module finished launching), or the module waited for is not a participant. (at \(file):\(line))"

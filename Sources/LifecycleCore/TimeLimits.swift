@@ -119,6 +119,9 @@ package final class DeliverySupervision: DeliverySupervisor {
         var answeredCount = 0
         var answered: [Bool]
         var finished = false
+        /// ``ApplicationHost/interruptTermination()`` stopped the delivery: no runner may call another hook,
+        /// but the hook in progress may finish and answer.
+        var interrupted = false
         /// How many hooks were called, and the watchdog waiting for the next call, if it waits.
         var calls = 0
         var watchdog: Waiter?
@@ -195,7 +198,7 @@ package final class DeliverySupervision: DeliverySupervisor {
 
     package func willCall(_ position: Int) -> Bool {
         let (calling, watchdog): (Bool, Waiter?) = shared.state.withLock { state in
-            guard state.generation == generation, !state.finished else { return (false, nil) }
+            guard state.generation == generation, !state.finished, !state.interrupted else { return (false, nil) }
             // Straight after the last hook of this runner returned, when that reading was taken: the loop
             // in between does no work worth a second reading (and each reading is a serializing one).
             let (now, wall): (Duration, Duration)
@@ -309,6 +312,14 @@ extension DeliverySupervision.SharedState {
             return state.current
         }
     }
+
+    /// Interrupts the delivery: no runner calls another hook, and the one in progress may still answer.
+    package func interrupt() {
+        state.withLock { $0.interrupted = true }
+    }
+
+    /// Whether ``interrupt()`` was called.
+    package var wasInterrupted: Bool { state.withLock { $0.interrupted } }
 
     /// Marks the delivery finished: no runner may call another hook.
     package func finish() {
