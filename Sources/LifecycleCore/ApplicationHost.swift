@@ -278,7 +278,8 @@ public actor ApplicationHost {
     ///
     /// - Throws: ``LifecycleError/Code/cancelled`` if the waiting task is cancelled first;
     ///   ``LifecycleError/Code/reentrantCall`` inside a hook of this host, where it would wait for itself.
-    public nonisolated func waitUntilTerminated(file: String = #fileID, line: Int = #line) async throws(LifecycleError) {
+    public nonisolated func waitUntilTerminated(file: String = #fileID, line: Int = #line) async throws(LifecycleError)
+    {
         let request = HostRequest(.waitTerminated)
         try checkNotReentrant(request, file: file, line: line)
         guard await mailbox.waitUntilTerminated() else {
