@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "LifecycleCore", targets: ["LifecycleCore"]),
         .library(name: "LifecycleProxy", targets: ["LifecycleProxy"]),
         .library(name: "LifecycleTesting", targets: ["LifecycleTesting"]),
+        .library(name: "LifecycleHosting", targets: ["LifecycleHosting"]),
         .executable(name: "lifecycle-demo", targets: ["lifecycle-demo"]),
         .plugin(name: "ModuleDiscoveryPlugin", targets: ["ModuleDiscoveryPlugin"]),
         .plugin(name: "WriteModuleManifest", targets: ["WriteModuleManifest"]),
@@ -17,6 +18,11 @@ let package = Package(
         .target(name: "LifecycleCore"),
         .target(
             name: "LifecycleProxy",
+            dependencies: [.target(name: "LifecycleCore")]
+        ),
+        // Runs a host in a server or CLI process: signals mapped to lifecycle events, exit codes.
+        .target(
+            name: "LifecycleHosting",
             dependencies: [.target(name: "LifecycleCore")]
         ),
 
@@ -61,6 +67,7 @@ let package = Package(
             dependencies: [
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
+                .target(name: "LifecycleHosting"),
             ],
             plugins: [.plugin(name: "ModuleDiscoveryPlugin")]
         ),
@@ -115,6 +122,14 @@ let package = Package(
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
                 .target(name: "LifecycleTesting"),
+            ]
+        ),
+        .testTarget(
+            name: "LifecycleHostingTests",
+            dependencies: [
+                .target(name: "LifecycleHosting"),
+                .target(name: "LifecycleCore"),
+                .target(name: "LifecycleProxy"),
             ]
         ),
         .testTarget(

@@ -118,9 +118,14 @@ extension ApplicationHost {
     }
 }
 
-/// Writes `message` and a newline to standard error.
+/// Writes `message` and a newline to standard error, after `warning: `.
 package func printWarning(_ message: String) {
-    var line = "warning: \(message)\n"
+    printToStandardError("warning: \(message)")
+}
+
+/// Writes `line` and a newline to standard error, unbuffered.
+package func printToStandardError(_ line: String) {
+    var line = line + "\n"
     line.withUTF8 { bytes in
         var remaining = UnsafeRawBufferPointer(bytes)
         while !remaining.isEmpty {

@@ -1,0 +1,342 @@
+public import LifecycleCore
+
+/// Keeps an ``ApplicationHost`` running in a server or CLI process, and turns process signals into
+/// lifecycle events, so the program writes no signal handling or shutdown plumbing of its own.
+///
+/// ```swift
+/// let host = try ApplicationHost(manifest: .discovered)
+/// let status = await HostRunner(host: host).run()  // launch, serve, terminate on SIGTERM or Ctrl-C
+/// exit(status.code)
+/// ```
+///
+/// ``run()`` launches the host, then serves until a signal mapped to ``SignalAction/terminate`` or
+/// ``SignalAction/interrupt`` arrives, or until the host terminates itself (a module posted `terminate`).
+/// What each signal does is ``Configuration/signals``, configuration rather than code: by default `SIGTERM`
+/// and `SIGINT` terminate, a second `SIGINT` cuts termination short, `SIGHUP` sends ``ReloadRequested``,
+/// and `SIGUSR1`/`SIGUSR2` move the host to the background and back.
+///
+/// ## Order
+/// Requests reach the host in the order their signals arrived, one at a time: a signal's request starts
+/// once the one before it completed. Termination waits for them too — except the interruption, which
+/// takes effect at once.
+///
+/// ## Ending
+/// ``run()`` returns an ``Exit`` whose ``Exit/code`` is the documented exit code. Every
+/// failure along the way — a signal's request that threw, a launch that reported failing hooks — is
+/// passed to ``Configuration/report`` as it happens; nothing is dropped.
+public struct HostRunner: Sendable {
+    /// The host this runner runs.
+    public let host: ApplicationHost
+    /// The runner's settings.
+    public let configuration: Configuration
+
+    /// A runner for `host`.
+    public init(host: ApplicationHost, configuration: Configuration = Configuration()) {
+        self.host = host
+        self.configuration = configuration
+    }
+
+    /// Runs the host under the process's signals: handles the signals of ``Configuration/signals`` until
+    /// it returns, then gives them their default action back.
+    ///
+    /// Call it once per process: a signal has one handler per process.
+    public func run() async -> Exit {
+        let signals = ProcessSignals(configuration.signals.actions.keys)
+        defer { signals.remove() }
+        return await run(signals: signals.stream)
+    }
+
+    /// Runs the host with `signals` in place of the process's: what tests use to drive a runner without
+    /// sending signals to the test process. Signals not in ``Configuration/signals`` are ignored.
+    public func run(signals: AsyncStream<UnixSignal>) async -> Exit {
+        let (inputs, input) = AsyncStream<Input>.makeStream()
+        let (requests, queue) = AsyncStream<Request>.makeStream()
+        let host = self.host
+        let forwarder = Task {
+            for await signal in signals { input.yield(.signal(signal)) }
+        }
+        let watcher = Task {
+            do {
+                try await host.waitUntilTerminated()
+                input.yield(.hostTerminated)
+            } catch {
+                // Cancelled: the run is over.
+            }
+        }
+        // One request at a time, in the order the signals came. Not awaited at the end: a request whose hook
+        // hangs must not keep the run from returning.
+        Task {
+            for await request in requests {
+                input.yield(.completed(request, await request.perform(on: host)))
+            }
+        }
+        defer {
+            forwarder.cancel()
+            watcher.cancel()
+            queue.finish()
+            input.finish()
+        }
+
+        var run = RunState()
+        switch host.state {
+        case .notRunning:
+            queue.yield(Request(.launch))
+        case .active, .inactive, .background:
+            run.launched = true
+            report(.launched(nil))
+        case .launching, .terminating, .terminated:
+            let status = Exit(
+                .launchFailed,
+                detail: "the host was \(host.state) when the runner started; give it a new ApplicationHost"
+            )
+            report(.exiting(status))
+            return status
+        }
+
+        var status: Exit?
+        for await next in inputs {
+            status = handle(next, &run, queue, input)
+            if status != nil { break }
+        }
+        let final = status ?? Exit(.clean)
+        report(.exiting(final))
+        return final
+    }
+
+    private func report(_ report: Report) { configuration.report(report) }
+
+    /// Handles one input; returns the exit status once the run is over.
+    private func handle(
+        _ input: Input,
+        _ run: inout RunState,
+        _ queue: AsyncStream<Request>.Continuation,
+        _ inputs: AsyncStream<Input>.Continuation
+    ) -> Exit? {
+        switch input {
+        case .signal(let signal):
+            guard let action = configuration.signals[signal] else { return nil }
+            report(.received(signal, action))
+            switch action {
+            case .ignore:
+                break
+            case .terminate, .interrupt:
+                if !run.terminating {
+                    run.terminating = true
+                    queue.yield(Request(.terminate, signal: signal))
+                    let limit = effectiveShutdownLimit
+                    Task {
+                        try? await Task.sleep(for: limit)
+                        inputs.yield(.shutdownLimitPassed(limit))
+                    }
+                } else if action == .interrupt, run.interruptedBy == nil {
+                    run.interruptedBy = signal
+                    host.interruptTermination()
+                } else if action == .terminate {
+                    report(.ignored(signal, because: "termination is already in progress"))
+                }
+            case .enterBackground, .enterForeground, .reload, .memoryWarning:
+                if run.terminating {
+                    report(.ignored(signal, because: "the host is terminating"))
+                } else if let kind = Request.Kind(action) {
+                    queue.yield(Request(kind, signal: signal))
+                }
+            }
+            return nil
+
+        case .completed(let request, let result):
+            switch request.kind {
+            case .launch:
+                run.launched = true
+                if case .failure(let error) = result, host.state == .terminated {
+                    return Exit(.launchFailed, error: error)
+                }
+                report(.launched(result.error))
+                // The host may have terminated itself during launch; then the watcher's word came first.
+                if run.hostTerminated, !run.terminating { return Exit(.clean, detail: selfTerminated) }
+                return nil
+            case .terminate:
+                return status(ofTermination: result, run)
+            default:
+                if let signal = request.signal { report(.handled(signal, request.action, result.error)) }
+                return nil
+            }
+
+        case .hostTerminated:
+            run.hostTerminated = true
+            // After launch completed, and with no termination of ours under way: the host stopped by itself.
+            // (A launch that aborts terminates the host too; its result decides then.)
+            guard run.launched, !run.terminating else { return nil }
+            return Exit(.clean, detail: selfTerminated)
+
+        case .shutdownLimitPassed(let limit):
+            report(.shutdownLimitPassed(limit))
+            return Exit(
+                .deadlineExceeded,
+                detail: "terminate() did not return within the runner's shutdown limit of \(limit); the host was "
+                    + "\(host.state). Raise configuration.shutdownLimit, or find the request or hook that hangs"
+            )
+        }
+    }
+
+    private var selfTerminated: String { "the host terminated itself (a terminate request from a module)" }
+
+    private func status(ofTermination result: Result<Void, LifecycleError>, _ run: RunState) -> Exit {
+        guard case .failure(let error) = result else { return Exit(.clean) }
+        switch error.code {
+        case .interrupted:
+            return Exit(.interrupted(run.interruptedBy ?? .sigint), error: error)
+        case .deadlineExceeded, .timedOut:
+            return Exit(.deadlineExceeded, error: error)
+        case .invalidTransition where host.state == .terminated:
+            // The host terminated itself before our request reached it.
+            return Exit(.clean, detail: selfTerminated)
+        default:
+            return Exit(.terminateFailed, error: error)
+        }
+    }
+
+    /// ``Configuration/shutdownLimit``, or its default.
+    package var effectiveShutdownLimit: Duration {
+        configuration.shutdownLimit ?? host.configuration.terminateDeadline.map { $0 + .seconds(1) } ?? .seconds(30)
+    }
+}
+
+extension HostRunner {
+    /// A ``HostRunner``'s settings.
+    public struct Configuration: Sendable {
+        /// What each signal does. Signals not listed keep their default effect. Default: ``SignalMap/standard``.
+        public var signals: SignalMap
+        /// How long after the terminating signal the runner waits for `terminate()` before it gives up and
+        /// returns ``Exit/Reason/deadlineExceeded``: the last resort when termination cannot even
+        /// start, for example behind a request whose hook hangs. `nil`: the host's `terminateDeadline` plus
+        /// one second, or 30 seconds when the host has none.
+        public var shutdownLimit: Duration?
+        /// Told about each signal and what came of it, as it happens. Default:
+        /// ``writeToStandardError(_:)``.
+        public var report: @Sendable (Report) -> Void
+
+        /// Creates a configuration.
+        public init(
+            signals: SignalMap = .standard,
+            shutdownLimit: Duration? = nil,
+            report: @escaping @Sendable (Report) -> Void = Configuration.writeToStandardError
+        ) {
+            self.signals = signals
+            self.shutdownLimit = shutdownLimit
+            self.report = report
+        }
+
+        /// The default ``report``: writes each report's description to standard error, one line each.
+        public static func writeToStandardError(_ report: Report) {
+            printToStandardError("lifecycle: \(report)")
+        }
+    }
+
+    /// What a runner tells ``Configuration/report``.
+    public enum Report: Sendable, CustomStringConvertible {
+        /// Launch completed and the runner serves. The error lists launch hooks that failed, when some did
+        /// and the host still launched (its launch failure policy is `.continue`).
+        case launched(LifecycleError?)
+        /// A handled signal arrived; the action is what the runner does about it.
+        case received(UnixSignal, SignalAction)
+        /// The request a signal made completed; the error is what it threw, if it did (an invalid
+        /// transition, failing hooks).
+        case handled(UnixSignal, SignalAction, LifecycleError?)
+        /// A signal was dropped, and why.
+        case ignored(UnixSignal, because: String)
+        /// ``Configuration/shutdownLimit`` passed before `terminate()` returned.
+        case shutdownLimitPassed(Duration)
+        /// The run is over.
+        case exiting(Exit)
+
+        public var description: String {
+            switch self {
+            case .launched(nil): return "launched; serving"
+            case .launched(let error?): return "launched with failures; serving: \(error)"
+            case .received(let signal, let action): return "received \(signal): \(action)"
+            case .handled(let signal, let action, nil): return "handled \(signal): \(action)"
+            case .handled(let signal, let action, let error?): return "handled \(signal): \(action) failed: \(error)"
+            case .ignored(let signal, let reason): return "ignored \(signal): \(reason)"
+            case .shutdownLimitPassed(let limit): return "shutdown limit of \(limit) passed"
+            case .exiting(let status): return status.description
+            }
+        }
+    }
+}
+
+// MARK: - The run's inner workings
+
+extension HostRunner {
+    enum Input: Sendable {
+        case signal(UnixSignal)
+        case completed(Request, Result<Void, LifecycleError>)
+        case hostTerminated
+        case shutdownLimitPassed(Duration)
+    }
+
+    struct RunState {
+        var launched = false
+        var terminating = false
+        var hostTerminated = false
+        var interruptedBy: UnixSignal?
+    }
+
+    /// One host request, and the signal that asked for it.
+    struct Request: Sendable {
+        enum Kind: Sendable {
+            case launch, terminate, enterBackground, enterForeground, reload, memoryWarning
+
+            /// The request of an action that makes one in place; `nil` for termination and `ignore`.
+            init?(_ action: SignalAction) {
+                switch action {
+                case .enterBackground: self = .enterBackground
+                case .enterForeground: self = .enterForeground
+                case .reload: self = .reload
+                case .memoryWarning: self = .memoryWarning
+                case .terminate, .interrupt, .ignore: return nil
+                }
+            }
+        }
+
+        let kind: Kind
+        let signal: UnixSignal?
+
+        init(_ kind: Kind, signal: UnixSignal? = nil) {
+            self.kind = kind
+            self.signal = signal
+        }
+
+        var action: SignalAction {
+            switch kind {
+            case .launch, .terminate: return .terminate
+            case .enterBackground: return .enterBackground
+            case .enterForeground: return .enterForeground
+            case .reload: return .reload
+            case .memoryWarning: return .memoryWarning
+            }
+        }
+
+        func perform(on host: ApplicationHost) async -> Result<Void, LifecycleError> {
+            do throws(LifecycleError) {
+                switch kind {
+                case .launch: try await host.launch()
+                case .terminate: try await host.terminate()
+                case .enterBackground: try await host.enterBackground()
+                case .enterForeground: try await host.enterForeground()
+                case .reload: try await host.send(ReloadRequested(signal: signal ?? .sighup))
+                case .memoryWarning: try await host.receiveMemoryWarning()
+                }
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+}
+
+extension Result {
+    fileprivate var error: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
