@@ -119,6 +119,7 @@ let package = Package(
             name: "DemoModulesTests",
             dependencies: [
                 .target(name: "DemoModules"),
+                .target(name: "LifecycleHosting"),
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
                 .target(name: "LifecycleTesting"),

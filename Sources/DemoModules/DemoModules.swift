@@ -4,6 +4,7 @@ public import FoundationEssentials
 public import Foundation
 #endif
 public import LifecycleCore
+import LifecycleHosting
 import Synchronization
 
 // Seven modules of a small server, each doing visible (simulated) work. Priorities, highest first:
@@ -44,6 +45,11 @@ public struct ConfigurationModule: LifecycleModule, WillFinishLaunching, CustomE
     public static func registerCustomEventHandlers(_ handlers: inout CustomEventHandlers<Self>) {
         handlers.on(ReloadConfiguration.self) { module, event, _ in
             module.services.console.write("    Configuration: reloaded (\(event.reason)); nothing changed")
+            return false
+        }
+        // What `lifecycle-demo serve` sends on SIGHUP (the runner's reload action).
+        handlers.on(ReloadRequested.self) { module, event, _ in
+            module.services.console.write("    Configuration: reloaded on \(event.signal); nothing changed")
             return false
         }
     }

@@ -49,10 +49,11 @@ public final class DemoConsole: Sendable {
         self.echo = echo
     }
 
-    /// Writes one line.
+    /// Writes one line. The echo is unbuffered, so a process reading the demo's output through a pipe sees
+    /// each line as it happens.
     public func write(_ line: String) {
         lines.withLock { $0.append(line) }
-        if echo { print(line) }
+        if echo { printToStandardOutput(line) }
     }
 
     /// Every line written so far.

@@ -125,13 +125,17 @@ public enum LifecycleDemo {
     static func makeHost(
         console: DemoConsole,
         manifest: ModuleManifest,
-        launchOptions: LaunchOptions
+        launchOptions: LaunchOptions,
+        terminateDeadline: Duration? = .seconds(60)
     ) -> ApplicationHost? {
         var options = launchOptions
         options[DemoServicesKey.self] = DemoServices(console: console)
-        let configuration = ApplicationHost.Configuration(onDelivery: { record in
-            console.write((record.error == nil ? "  ✓ " : "  ✗ ") + describe(record))
-        })
+        let configuration = ApplicationHost.Configuration(
+            terminateDeadline: terminateDeadline,
+            onDelivery: { record in
+                console.write((record.error == nil ? "  ✓ " : "  ✗ ") + describe(record))
+            }
+        )
         do {
             return try ApplicationHost(
                 manifest: manifest,

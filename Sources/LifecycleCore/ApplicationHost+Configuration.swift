@@ -124,12 +124,18 @@ package func printWarning(_ message: String) {
 }
 
 /// Writes `line` and a newline to standard error, unbuffered.
-package func printToStandardError(_ line: String) {
+package func printToStandardError(_ line: String) { writeLine(line, to: 2) }
+
+/// Writes `line` and a newline to standard output, unbuffered: in one `write` call for a short line, so
+/// lines from several threads do not interleave.
+package func printToStandardOutput(_ line: String) { writeLine(line, to: 1) }
+
+private func writeLine(_ line: String, to descriptor: Int32) {
     var line = line + "\n"
     line.withUTF8 { bytes in
         var remaining = UnsafeRawBufferPointer(bytes)
         while !remaining.isEmpty {
-            let written = write(2, remaining.baseAddress, remaining.count)
+            let written = write(descriptor, remaining.baseAddress, remaining.count)
             guard written > 0 else { return }
             remaining = UnsafeRawBufferPointer(rebasing: remaining[written...])
         }

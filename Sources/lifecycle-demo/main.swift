@@ -17,7 +17,13 @@ case nil:
     exit(await LifecycleDemo.run(console: console, manifest: .discovered))
 case "plan":
     exit(LifecycleDemo.plan(console: console, manifest: .discovered))
+case "serve":
+    // Runs until a signal ends it: see `LifecycleDemo.serve` for the options and Docs/Hosting.md.
+    exit(await LifecycleDemo.serve(console: console, manifest: .discovered))
 case let other?:
-    print("usage: lifecycle-demo [plan]   (unknown argument: \(other))")
+    print(
+        "usage: lifecycle-demo [plan | serve [--signals MAP] [--terminate-deadline SECONDS]"
+            + " [--slow-terminate SECONDS|forever]]   (unknown argument: \(other))"
+    )
     exit(64)
 }

@@ -1,0 +1,109 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+public import LifecycleCore
+import LifecycleHosting
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Takes its time in willTerminate: `--slow-terminate 2` takes two seconds, `--slow-terminate forever` never
+/// returns, ignoring cancellation like a hook stuck in a blocking call. Only in `lifecycle-demo serve`, and
+/// only with that option; otherwise the plan lists it as disabled.
+public struct SlowShutdownModule: LifecycleModule, EnvironmentGatedModule, WillTerminate {
+    public static let priority: ModulePriority = .low + 300
+    let services: DemoServices
+    /// How long willTerminate takes; `nil` means forever.
+    let delay: Duration?
+
+    public init(context: LifecycleContext) throws {
+        services = try context.demoServices(for: Self.moduleName)
+        delay = Self.delay(in: context.launchOptions) ?? nil
+    }
+
+    public static func enablement(for options: LaunchOptions) -> ModuleEnablement {
+        delay(in: options) == nil
+            ? .disabled("pass --slow-terminate <seconds|forever> to lifecycle-demo serve") : .enabled
+    }
+
+    /// The option's value: `.some(nil)` for forever, `nil` when absent or unreadable.
+    static func delay(in options: LaunchOptions) -> Duration?? {
+        switch options.argument("--slow-terminate") {
+        case "forever": return .some(nil)
+        case let value?: return Double(value).map { .some(.milliseconds(Int($0 * 1000))) }
+        case nil: return nil
+        }
+    }
+
+    public func willTerminate(_ context: LifecycleContext) async {
+        guard let delay else {
+            services.console.write("    SlowShutdown: flushing to a disk that never answers…")
+            while true { try? await Task.sleep(for: .seconds(3600)) }
+        }
+        services.console.write("    SlowShutdown: flushing, \(delay)…")
+        let end = ContinuousClock.now + delay
+        while ContinuousClock.now < end { try? await Task.sleep(until: end) }
+        services.console.write("    SlowShutdown: flushed")
+    }
+}
+
+extension LifecycleDemo {
+    /// `lifecycle-demo serve`: runs the demo modules under a ``HostRunner`` until a signal ends it, and
+    /// prints each delivery as it happens, and what the runner does with each signal.
+    ///
+    /// Options, in `launchOptions.arguments`:
+    /// - `--signals "TERM=terminate INT=interrupt …"`: the ``SignalMap``; default ``SignalMap/standard``, or
+    ///   the `LIFECYCLE_SIGNALS` environment variable.
+    /// - `--terminate-deadline <seconds>`: the host's terminate deadline; default 10.
+    /// - `--slow-terminate <seconds|forever>`: enables ``SlowShutdownModule``.
+    ///
+    /// - Returns: The runner's exit code (see ``HostRunner/Exit``), or 64 for a bad option.
+    public static func serve(
+        console: DemoConsole,
+        manifest: ModuleManifest = .DemoModules,
+        launchOptions: LaunchOptions = .current
+    ) async -> Int32 {
+        let signals: SignalMap
+        let deadline: Duration
+        do {
+            let text = launchOptions.argument("--signals") ?? launchOptions.environment["LIFECYCLE_SIGNALS"]
+            signals = try text.map { text throws(SignalMapError) in try SignalMap(parsing: text) } ?? .standard
+        } catch {
+            console.write("error: \(error)")
+            return 64
+        }
+        switch launchOptions.argument("--terminate-deadline").map({ Double($0) }) {
+        case nil: deadline = .seconds(10)
+        case let seconds?? where seconds > 0: deadline = .milliseconds(Int(seconds * 1000))
+        case let other:
+            console.write(
+                "error: --terminate-deadline needs a positive number of seconds, not \(String(describing: other))"
+            )
+            return 64
+        }
+        guard
+            let host = makeHost(
+                console: console,
+                manifest: manifest,
+                launchOptions: launchOptions,
+                terminateDeadline: deadline
+            )
+        else { return 1 }
+
+        console.write("lifecycle-demo serve: pid \(getpid()); signals \(signals); terminate deadline \(deadline)")
+        let runner = HostRunner(
+            host: host,
+            configuration: HostRunner.Configuration(signals: signals) { report in
+                console.write("▶ runner: \(report)")
+            }
+        )
+        return await runner.run().code
+    }
+}

@@ -1,0 +1,199 @@
+import DemoModules
+import Foundation
+import LifecycleCore
+import LifecycleHosting
+import LifecycleProxy
+import Synchronization
+import Testing
+
+/// `lifecycle-demo serve` as a real process: real signals, its printed deliveries, its exit code.
+@Suite("lifecycle-demo serve, as a process", .serialized, .timeLimit(.minutes(1)))
+struct ServeProcessTests {
+    @Test("USR1, USR2, HUP, TERM: background, foreground, reload and terminate, each in plan order; exit 0")
+    func signalsDriveTheLifecycle() async throws {
+        let demo = try DemoProcess(["serve", "--terminate-deadline", "5"])
+        try await demo.waitFor("▶ runner: launched; serving")
+        for signal in [SIGUSR1, SIGUSR2, SIGHUP] {
+            let mark = demo.lines.count
+            demo.send(signal)
+            try await demo.waitFor("▶ runner: handled", after: mark)
+        }
+        demo.send(SIGTERM)
+        let status = try await demo.exitStatus()
+
+        #expect(status == 0)
+        #expect(demo.lines.last == "▶ runner: exit 0 (clean)")
+        // The deliveries after launch, in order, are exactly each event's plan, event after event.
+        var options = demo.launchOptions
+        let console = DemoConsole(echo: false)
+        options[DemoServicesKey.self] = DemoServices(console: console)
+        let host = try ApplicationHost(
+            manifest: .DemoModules,
+            delegate: DemoAppDelegate(console: console),
+            launchOptions: options
+        )
+        let events: [LifecycleEvent] = [
+            .willResignActive, .didEnterBackground, .willEnterForeground, .didBecomeActive,
+            LifecycleEvent(custom: ReloadRequested.self), .willTerminate,
+        ]
+        let expected = events.flatMap { event in host.plan(for: event).map { "\(event.name) → \(short($0.name))" } }
+        let launched = try #require(demo.lines.firstIndex(of: "▶ runner: launched; serving"))
+        #expect(demo.deliveries(after: launched) == expected)
+        #expect(
+            demo.lines.filter { $0.hasPrefix("▶ runner: received") } == [
+                "▶ runner: received SIGUSR1: background", "▶ runner: received SIGUSR2: foreground",
+                "▶ runner: received SIGHUP: reload", "▶ runner: received SIGTERM: terminate",
+            ]
+        )
+        #expect(demo.lines.contains("    Configuration: reloaded on SIGHUP; nothing changed"))
+    }
+
+    @Test("A willTerminate that never returns: the process still exits at the deadline, with code 4")
+    func hungModule() async throws {
+        let demo = try DemoProcess(["serve", "--terminate-deadline", "1", "--slow-terminate", "forever"])
+        try await demo.waitFor("▶ runner: launched; serving")
+        let clock = ContinuousClock()
+        let start = clock.now
+        demo.send(SIGTERM)
+        let status = try await demo.exitStatus()
+        let elapsed = clock.now - start
+
+        #expect(status == 4)
+        #expect(elapsed < .seconds(3), "deadline 1 s, plus the time to exit on a loaded machine")
+        let exit = try #require(demo.lines.last)
+        #expect(exit.hasPrefix("▶ runner: exit 4 (deadline exceeded): terminate() ran past its deadline"))
+        #expect(
+            exit.contains("abandoned willTerminate of: DemoModules.SlowShutdownModule, DemoModules.DatabasePoolModule")
+        )
+    }
+
+    @Test("A second SIGINT: the running willTerminate finishes, the rest are skipped; exit 130")
+    func secondInterrupt() async throws {
+        let demo = try DemoProcess(["serve", "--slow-terminate", "2"])
+        try await demo.waitFor("▶ runner: launched; serving")
+        demo.send(SIGINT)
+        try await demo.waitFor("    SlowShutdown: flushing, 2.0 seconds…")
+        demo.send(SIGINT)
+        let status = try await demo.exitStatus()
+
+        #expect(status == 130)
+        let launched = try #require(demo.lines.firstIndex(of: "▶ runner: launched; serving"))
+        #expect(
+            demo.deliveries(after: launched) == ["willTerminate → MetricsModule", "willTerminate → SlowShutdownModule"]
+        )
+        #expect(demo.lines.contains("    SlowShutdown: flushed"))
+        let exit = try #require(demo.lines.last)
+        #expect(exit.hasPrefix("▶ runner: exit 130 (interrupted by SIGINT)"))
+        #expect(
+            exit.contains("willTerminate was skipped for: DemoModules.DatabasePoolModule, DemoModules.LoggingModule")
+        )
+    }
+
+    @Test("A bad signal map is refused with exit 64 and says what is accepted")
+    func badSignalMap() async throws {
+        let demo = try DemoProcess(["serve", "--signals", "TERM=stop"])
+        #expect(try await demo.exitStatus() == 64)
+        #expect(
+            demo.lines.first?.hasPrefix("error: Invalid signal map entry \"TERM=stop\": \"stop\" is not an action")
+                == true
+        )
+    }
+
+    private func short(_ name: String) -> String { String(name.split(separator: ".").last ?? "") }
+}
+
+/// A running `lifecycle-demo`, whose standard output is collected line by line as it comes.
+final class DemoProcess: Sendable {
+    let process: Process
+    let arguments: [String]
+    private let output = Output()
+
+    /// The lines read so far, and the start of the next one.
+    private final class Output: Sendable {
+        let state = Mutex<(lines: [String], partial: String)>(([], ""))
+    }
+
+    /// The launch options the process sees, for building the same host in the test.
+    var launchOptions: LaunchOptions { LaunchOptions(arguments: ["lifecycle-demo"] + arguments) }
+
+    init(_ arguments: [String]) throws {
+        self.arguments = arguments
+        let process = Process()
+        process.executableURL = try Self.executable()
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        self.process = process
+        let output = self.output
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            output.state.withLock { output in
+                let pieces = (output.partial + text).split(separator: "\n", omittingEmptySubsequences: false)
+                output.lines += pieces.dropLast().map(String.init)
+                output.partial = String(pieces.last ?? "")
+            }
+        }
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    var lines: [String] { output.state.withLock { $0.lines } }
+
+    func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// Waits until a line starting with `prefix` appears after the first `after` lines.
+    func waitFor(_ prefix: String, after: Int = 0, timeout: Duration = .seconds(20)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !lines.dropFirst(after).contains(where: { $0.hasPrefix(prefix) }) {
+            guard ContinuousClock.now < deadline, process.isRunning else {
+                throw DemoProcessError(expected: prefix, lines: lines)
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Waits for the process to exit and its output to be read; returns its exit code.
+    func exitStatus(timeout: Duration = .seconds(20)) async throws -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else { throw DemoProcessError(expected: "exit", lines: lines) }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        // The last lines may still be in the pipe.
+        try await Task.sleep(for: .milliseconds(100))
+        return process.terminationStatus
+    }
+
+    /// The "event → Module" deliveries printed after line `index`.
+    func deliveries(after index: Int) -> [String] {
+        lines.dropFirst(index + 1).compactMap { line -> String? in
+            guard line.hasPrefix("  ✓ ") || line.hasPrefix("  ✗ ") else { return nil }
+            let parts = line.dropFirst(4).split(separator: " ")
+            return parts.count >= 3 ? "\(parts[0]) → \(parts[2])" : nil
+        }
+    }
+
+    /// `lifecycle-demo`, next to the test bundle in the build directory (`swift build --build-tests` and
+    /// `swift test` build it).
+    static func executable() throws -> URL {
+        var directory = Bundle.main.bundleURL
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("lifecycle-demo")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        throw DemoProcessError(expected: "the lifecycle-demo executable near \(Bundle.main.bundleURL.path)", lines: [])
+    }
+}
+
+struct DemoProcessError: Error, CustomStringConvertible {
+    let expected: String
+    let lines: [String]
+    var description: String {
+        "lifecycle-demo: no \"\(expected)\" yet; its output so far:\n" + lines.joined(separator: "\n")
+    }
+}
