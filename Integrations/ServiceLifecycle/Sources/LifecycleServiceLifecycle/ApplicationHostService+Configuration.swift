@@ -1,5 +1,6 @@
 extension ApplicationHostService {
-    /// How an ``ApplicationHostService`` reacts to launch failures and to cancellation.
+    /// How an ``ApplicationHostService`` reacts to launch failures and to cancellation, and the keys it logs
+    /// under.
     public struct Configuration: Sendable {
         /// What the service does when `launch()` completes but some launch hooks threw.
         ///
@@ -34,10 +35,21 @@ extension ApplicationHostService {
         /// a cancelled service waits for `terminate()` however long it takes.
         public var cancellationGrace: Duration
 
+        /// The metadata keys of the records the service logs itself: the participant count and the
+        /// duration of its launch record, and the code, state and failures of its errors.
+        /// `LifecycleLogging.Keys()` by default; give it the keys of the host's ``LifecycleLogging`` so
+        /// that both log under the same names.
+        public var loggingKeys: LifecycleLogging.Keys
+
         /// Creates a configuration.
-        public init(launchFailureHandling: LaunchFailureHandling = .stop, cancellationGrace: Duration = .seconds(1)) {
+        public init(
+            launchFailureHandling: LaunchFailureHandling = .stop,
+            cancellationGrace: Duration = .seconds(1),
+            loggingKeys: LifecycleLogging.Keys = LifecycleLogging.Keys()
+        ) {
             self.launchFailureHandling = launchFailureHandling
             self.cancellationGrace = cancellationGrace
+            self.loggingKeys = loggingKeys
         }
     }
 }

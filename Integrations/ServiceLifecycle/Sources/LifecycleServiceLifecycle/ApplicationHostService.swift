@@ -42,12 +42,13 @@ public import ServiceLifecycle
 ///
 /// ## Reporting
 /// The service logs its own steps to `logger`: launch and shutdown at `info`, cancellation at `notice`,
-/// failures at `error`. For every delivery and for the errors nobody awaits, configure the host with
-/// `ApplicationHost.Configuration.logging(to:)` when you create it.
+/// failures at `error`, with metadata under ``Configuration/loggingKeys``. For every delivery and for the
+/// errors nobody awaits, configure the host with `ApplicationHost.Configuration.logging(to:)` when you
+/// create it.
 public struct ApplicationHostService: Service, CustomStringConvertible {
     /// The host the service launches and terminates.
     public let host: ApplicationHost
-    /// How the service reacts to launch failures and to cancellation.
+    /// How the service reacts to launch failures and to cancellation, and the keys it logs under.
     public let configuration: Configuration
     /// Where the service logs its own steps.
     public let logger: Logger
@@ -61,7 +62,7 @@ public struct ApplicationHostService: Service, CustomStringConvertible {
     ///
     /// - Parameters:
     ///   - host: A host that has not launched. The service launches it when its group starts.
-    ///   - configuration: How to react to launch failures and to cancellation.
+    ///   - configuration: How to react to launch failures and to cancellation, and the keys to log under.
     ///   - logger: Where the service logs what it does.
     public init(
         host: ApplicationHost,
@@ -98,14 +99,14 @@ public struct ApplicationHostService: Service, CustomStringConvertible {
 
         logger.info(
             "Launching the application host",
-            metadata: ["lifecycle.participants": "\(host.participants.count)"]
+            metadata: [configuration.loggingKeys.participants: "\(host.participants.count)"]
         )
         let started = ContinuousClock.now
         do {
             try await host.launch()
             logger.info(
                 "The application host launched",
-                metadata: ["lifecycle.duration": "\(started.duration(to: .now).formatted)"]
+                metadata: [configuration.loggingKeys.duration: "\(started.duration(to: .now).formatted)"]
             )
         } catch let error where error.code == .cancelled {
             logger.notice("Cancelled during launch: terminating the application host once launch is through")
@@ -178,7 +179,7 @@ public struct ApplicationHostService: Service, CustomStringConvertible {
             throw failure
         }
         if host.state.isRunning, configuration.launchFailureHandling == .keepRunning {
-            LifecycleLogging(logger: logger).log(
+            LifecycleLogging(logger: logger, keys: configuration.loggingKeys).log(
                 error,
                 message: "Launch hooks failed; the application host keeps running"
             )
@@ -270,7 +271,7 @@ public struct ApplicationHostService: Service, CustomStringConvertible {
     }
 
     private func log(_ error: ApplicationHostServiceError) {
-        LifecycleLogging(logger: logger).log(error)
+        LifecycleLogging(logger: logger, keys: configuration.loggingKeys).log(error)
     }
 }
 

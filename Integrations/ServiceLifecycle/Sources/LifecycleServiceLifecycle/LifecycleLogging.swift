@@ -36,6 +36,8 @@ public struct LifecycleLogging: Sendable {
         public var state = "lifecycle.state"
         /// The failed hooks of an error, each as `participant: event: error`.
         public var failures = "lifecycle.failures"
+        /// How many participants the host has, in the launch record of ``ApplicationHostService``.
+        public var participants = "lifecycle.participants"
 
         /// Creates the default keys.
         public init() {}

@@ -77,7 +77,7 @@ struct ServiceLifecycleExample {
         server.beforeServerStarts { try await hostService.waitUntilReady() }  // no request before launch
 
         var configuration = ServiceGroupConfiguration(
-            services: [hostService, server],  // the host first: it starts first and stops last
+            services: [hostService, server],  // the host first: the group stops it last
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )

@@ -127,4 +127,33 @@ struct LoggingBridgeTests {
         #expect(error.metadata["lifecycle.state"] == "terminated")
         #expect(error.metadata["lifecycle.failures"]?.description.contains("FailingResignModule") == true)
     }
+
+    @Test("The service logs under the metadata keys of its configuration")
+    func theServiceLogsUnderItsKeys() async throws {
+        let records = LogRecords()
+        let timeline = Timeline()
+        let host = try makeHost([PoolModule.self, FailingResignModule.self], timeline: timeline)
+        var keys = LifecycleLogging.Keys()
+        keys.participants = "modules"
+        keys.duration = "took"
+        keys.code = "code"
+        let service = ApplicationHostService(
+            host: host,
+            configuration: .init(loggingKeys: keys),
+            logger: records.logger()
+        )
+        let group = ServiceGroup(services: [service], logger: quietLogger)
+        let running = start(group)
+
+        try await service.waitUntilReady()
+        await group.triggerGracefulShutdown()
+        await #expect(throws: ApplicationHostServiceError.self) { try await running.value }
+
+        let entries = records.all
+        #expect(entries.first?.metadata["modules"] == "2")
+        #expect(entries.dropFirst().first?.metadata["took"]?.description.hasSuffix(" ms") == true)
+        #expect(entries.last?.metadata["code"] == "shutdownFailed")
+        let replaced: Set = ["lifecycle.participants", "lifecycle.duration", "lifecycle.code"]
+        #expect(entries.allSatisfy { replaced.isDisjoint(with: $0.metadata.keys) })
+    }
 }
