@@ -86,6 +86,17 @@ let package = Package(
             path: "Examples/QuickStart",
             plugins: [.plugin(name: "ModuleDiscoveryPlugin")]
         ),
+        // Docs/Hosting.md's example: a server run by HostRunner. `swift run ServerExample`, then signal it.
+        .executableTarget(
+            name: "ServerExample",
+            dependencies: [
+                .target(name: "LifecycleCore"),
+                .target(name: "LifecycleProxy"),
+                .target(name: "LifecycleHosting"),
+            ],
+            path: "Examples/Server",
+            plugins: [.plugin(name: "ModuleDiscoveryPlugin")]
+        ),
         // Docs/Testing.md's example: an adopter's modules and the tests an adopter would write for them.
         .target(
             name: "TestingExample",
@@ -158,6 +169,7 @@ let package = Package(
             name: "DocumentationTests",
             dependencies: [
                 .target(name: "QuickStartExample"),
+                .target(name: "LifecycleHosting"),
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
             ]

@@ -14,7 +14,7 @@ swift build --scratch-path "$scratch" \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs"
 
 mkdir -p "$scratch/docs"
-for module in LifecycleCore LifecycleProxy LifecycleTesting; do
+for module in LifecycleCore LifecycleProxy LifecycleTesting LifecycleHosting; do
     own="$scratch/symbol-graphs-$module"
     rm -rf "$own"
     mkdir -p "$own"

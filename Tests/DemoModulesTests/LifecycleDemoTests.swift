@@ -103,13 +103,14 @@ struct LifecycleDemoTests {
         #expect(work.contains("    Metrics: activations=2, backgrounds=1, memory warnings=1, purged entries=128"))
     }
 
-    @Test("The generated manifest lists the seven demo modules in source order")
+    @Test("The generated manifest lists the demo modules in source order")
     func generatedManifest() {
         #expect(
             ModuleManifest.DemoModules.entries.map(\.moduleName) == [
                 "DemoModules.ConfigurationModule", "DemoModules.LoggingModule", "DemoModules.DatabasePoolModule",
                 "DemoModules.HealthCheckModule", "DemoModules.CacheWarmupModule", "DemoModules.DeepLinkModule",
                 "DemoModules.MetricsModule", "DemoModules.AuditLogModule", "DemoModules.ReportExporterModule",
+                "DemoModules.SlowShutdownModule",
             ]
         )
         #expect(ModuleManifest.DemoModules.sourceModules == ["DemoModules"])
@@ -125,7 +126,7 @@ struct LifecycleDemoTests {
         let console = DemoConsole(echo: false)
         #expect(LifecycleDemo.plan(console: console) == 0)
         let transcript = console.transcript
-        #expect(transcript.first == "Discovered 9 modules in DemoModules:")
+        #expect(transcript.first == "Discovered 10 modules in DemoModules:")
         #expect(
             transcript.contains(
                 "  AuditLogModule  disabled: enabled only in profile production; the launch profile is not set"

@@ -99,6 +99,23 @@ struct ServeProcessTests {
         )
     }
 
+    @Test("Docs/Hosting.md's ServerExample: launches, reloads on HUP, drains on TERM; exit 0")
+    func serverExample() async throws {
+        let server = try DemoProcess([], executable: "ServerExample")
+        try await server.waitFor("lifecycle: launched; serving")
+        server.send(SIGHUP)
+        try await server.waitFor("lifecycle: handled SIGHUP: reload")
+        server.send(SIGTERM)
+        #expect(try await server.exitStatus() == 0)
+        // The modules print through stdout's buffer, flushed at exit; the runner reports unbuffered.
+        for line in [
+            "listener: accepting connections", "listener: settings re-read on SIGHUP", "listener: drained and closed",
+        ] {
+            #expect(server.lines.contains(line))
+        }
+        #expect(server.lines.contains("lifecycle: exit 0 (clean)"))
+    }
+
     private func short(_ name: String) -> String { String(name.split(separator: ".").last ?? "") }
 }
 
@@ -116,10 +133,10 @@ final class DemoProcess: Sendable {
     /// The launch options the process sees, for building the same host in the test.
     var launchOptions: LaunchOptions { LaunchOptions(arguments: ["lifecycle-demo"] + arguments) }
 
-    init(_ arguments: [String]) throws {
+    init(_ arguments: [String], executable: String = "lifecycle-demo") throws {
         self.arguments = arguments
         let process = Process()
-        process.executableURL = try Self.executable()
+        process.executableURL = try Self.executable(executable)
         process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -177,16 +194,16 @@ final class DemoProcess: Sendable {
         }
     }
 
-    /// `lifecycle-demo`, next to the test bundle in the build directory (`swift build --build-tests` and
-    /// `swift test` build it).
-    static func executable() throws -> URL {
+    /// The package's executable `name`, next to the test bundle in the build directory (`swift build
+    /// --build-tests` and `swift test` build it).
+    static func executable(_ name: String) throws -> URL {
         var directory = Bundle.main.bundleURL
         for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("lifecycle-demo")
+            let candidate = directory.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             directory.deleteLastPathComponent()
         }
-        throw DemoProcessError(expected: "the lifecycle-demo executable near \(Bundle.main.bundleURL.path)", lines: [])
+        throw DemoProcessError(expected: "the \(name) executable near \(Bundle.main.bundleURL.path)", lines: [])
     }
 }
 
