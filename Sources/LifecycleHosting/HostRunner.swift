@@ -1,6 +1,6 @@
 public import LifecycleCore
 
-/// Keeps an ``ApplicationHost`` running in a server or CLI process, and turns process signals into
+/// Keeps an `ApplicationHost` running in a server or CLI process, and turns process signals into
 /// lifecycle events, so the program writes no signal handling or shutdown plumbing of its own.
 ///
 /// ```swift
