@@ -78,6 +78,7 @@ public struct HostRunner: Sendable {
         }
 
         var run = RunState()
+        defer { run.shutdownTimer?.cancel() }
         switch host.state {
         case .notRunning:
             queue.yield(Request(.launch))
@@ -124,9 +125,13 @@ public struct HostRunner: Sendable {
                     run.terminating = true
                     queue.yield(Request(.terminate, signal: signal))
                     let limit = effectiveShutdownLimit
-                    Task {
-                        try? await Task.sleep(for: limit)
-                        inputs.yield(.shutdownLimitPassed(limit))
+                    run.shutdownTimer = Task {
+                        do {
+                            try await Task.sleep(for: limit)
+                            inputs.yield(.shutdownLimitPassed(limit))
+                        } catch {
+                            // Cancelled: the run ended first.
+                        }
                     }
                 } else if action == .interrupt, run.interruptedBy == nil {
                     run.interruptedBy = signal
@@ -275,6 +280,8 @@ extension HostRunner {
     }
 
     struct RunState {
+        /// Ends the run at ``Configuration/shutdownLimit`` after the terminating signal.
+        var shutdownTimer: Task<Void, Never>?
         var launched = false
         var terminating = false
         var hostTerminated = false
