@@ -43,6 +43,8 @@ public struct HostRunner: Sendable {
     public func run() async -> Exit {
         let signals = ProcessSignals(configuration.signals.actions.keys)
         defer { signals.remove() }
+        // Before launch, so that every signal sent once the program reports it serves is seen.
+        await signals.waitUntilWatching()
         return await run(signals: signals.stream)
     }
 

@@ -12,12 +12,12 @@ import Darwin
 /// dispatch source reports it instead, once per delivery — two quick `SIGINT`s are two elements.
 ///
 /// Not `Sendable`: the runner installs it, reads its stream, and removes it, in one task.
-struct ProcessSignals {
-    let stream: AsyncStream<UnixSignal>
+package struct ProcessSignals {
+    package let stream: AsyncStream<UnixSignal>
     private let continuation: AsyncStream<UnixSignal>.Continuation
     private let sources: [(signal: UnixSignal, source: any DispatchSourceSignal)]
 
-    init(_ signals: some Sequence<UnixSignal>) {
+    package init(_ signals: some Sequence<UnixSignal>) {
         let (stream, continuation) = AsyncStream<UnixSignal>.makeStream()
         let queue = DispatchQueue(label: "ModuleLifecycle.HostRunner.signals")
         var sources: [(UnixSignal, any DispatchSourceSignal)] = []
@@ -39,8 +39,34 @@ struct ProcessSignals {
         self.sources = sources
     }
 
+    /// Returns once the dispatch sources are watching, so that a signal sent from then on is reported.
+    ///
+    /// Registering a source is asynchronous. On Linux, libdispatch then installs a handler of its own over
+    /// the `SIG_IGN` set above (it moves each delivery to its signalfd); a signal that arrives before that
+    /// is ignored, and lost. So this waits, at most `timeout`, until no handled signal is still ignored.
+    /// Elsewhere the kernel reports ignored signals to the source, and there is nothing to wait for.
+    package func waitUntilWatching(timeout: Duration = .seconds(2)) async {
+        #if os(Linux)
+        let deadline = ContinuousClock.now + timeout
+        for (handled, _) in sources {
+            while Self.isIgnored(handled), ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+        }
+        #endif
+    }
+
+    #if os(Linux)
+    private static func isIgnored(_ handled: UnixSignal) -> Bool {
+        var current = sigaction()
+        sigaction(handled.rawValue, nil, &current)
+        return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
+            == unsafeBitCast(SIG_IGN, to: Int.self)
+    }
+    #endif
+
     /// Stops reporting, and gives each signal its default action back.
-    func remove() {
+    package func remove() {
         for (handled, source) in sources {
             source.cancel()
             _ = signal(handled.rawValue, SIG_DFL)
