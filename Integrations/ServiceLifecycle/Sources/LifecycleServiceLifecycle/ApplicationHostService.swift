@@ -3,7 +3,8 @@ public import Logging
 public import ServiceLifecycle
 
 /// Runs an `ApplicationHost` as a `Service` of a swift-service-lifecycle `ServiceGroup`: the group's start
-/// launches the host, and the group's shutdown terminates it.
+/// launches the host, the group's shutdown terminates it, and a host that terminates by itself ends the
+/// service.
 ///
 /// ```swift
 /// let group = ServiceGroup(
@@ -15,11 +16,13 @@ public import ServiceLifecycle
 /// ```
 ///
 /// ## What `run()` delivers
-/// - **Start**: `launch()`. The service then waits for graceful shutdown.
+/// - **Start**: `launch()`. The service then waits for graceful shutdown, cancellation, or the host to
+///   terminate by itself.
 /// - **Graceful shutdown** (a signal in `gracefulShutdownSignals`, `triggerGracefulShutdown()`, or a
-///   service that ends with the termination behaviour `.gracefullyShutdownGroup`): `enterBackground()`, then `terminate()`. The modules receive `willResignActive`, then
-///   `didEnterBackground`, then `willTerminate`, each in reverse delivery order. `enterBackground()` is
-///   skipped when the host is already in the background. Then `run()` returns.
+///   service that ends with the termination behaviour `.gracefullyShutdownGroup`): `enterBackground()`,
+///   then `terminate()`. The modules receive `willResignActive`, then `didEnterBackground`, then
+///   `willTerminate`, each in reverse delivery order. `enterBackground()` is skipped when the host is
+///   already in the background. Then `run()` returns.
 /// - **Cancellation** (the group is cancelled, or escalates a graceful shutdown that took too long):
 ///   `terminate()` alone, so the modules receive only `willTerminate`. The service waits for it at most
 ///   the host's `terminateDeadline` plus ``Configuration/cancellationGrace``, then throws
@@ -29,6 +32,16 @@ public import ServiceLifecycle
 ///   hooks that failed, so the group tears down. See ``Configuration/LaunchFailureHandling``.
 /// - Hooks that throw while shutting down make `run()` throw ``ApplicationHostServiceError/Code/shutdownFailed``
 ///   after the host is terminated.
+/// - **The host terminates by itself** (a module posted `terminate`, or code called `terminate()` on the
+///   host): `run()` returns without an error and delivers nothing more. The failures of those
+///   `willTerminate` hooks go to the host's `onUnobservedError`, since nobody awaited that request. The
+///   group then does what the service's `successTerminationBehavior` says; in swift-service-lifecycle 2.13:
+///   `.cancelGroup` (the default) cancels the other services, and the group's `run()` throws
+///   `ServiceGroupError.serviceFinishedUnexpectedly`; `.gracefullyShutdownGroup` shuts the other services
+///   down gracefully, in reverse order, and the group's `run()` returns; `.ignore` keeps the other services
+///   running. If the group is already shutting down gracefully and has not reached this service yet, the
+///   group takes the early return as unexpected whatever the behaviour: it cancels the services still
+///   running and throws `serviceFinishedUnexpectedly`.
 ///
 /// ## Where to list it in the group
 /// A `ServiceGroup` starts its services together and shuts them down one at a time, in reverse order of its
@@ -41,10 +54,10 @@ public import ServiceLifecycle
 /// Make it wait for ``waitUntilReady()``; with Hummingbird, in `beforeServerStarts`.
 ///
 /// ## Reporting
-/// The service logs its own steps to `logger`: launch and shutdown at `info`, cancellation at `notice`,
-/// failures at `error`, with metadata under ``Configuration/loggingKeys``. For every delivery and for the
-/// errors nobody awaits, configure the host with `ApplicationHost.Configuration.logging(to:)` when you
-/// create it.
+/// The service logs its own steps to `logger`: launch and shutdown at `info`, cancellation and a host that
+/// terminated by itself at `notice`, failures at `error`, with metadata under ``Configuration/loggingKeys``.
+/// For every delivery and for the errors nobody awaits, configure the host with
+/// `ApplicationHost.Configuration.logging(to:)` when you create it.
 public struct ApplicationHostService: Service, CustomStringConvertible {
     /// The host the service launches and terminates.
     public let host: ApplicationHost
@@ -80,7 +93,8 @@ public struct ApplicationHostService: Service, CustomStringConvertible {
 
     public var description: String { "ApplicationHostService(\(file):\(line))" }
 
-    /// Launches the host, waits for graceful shutdown or cancellation, and terminates the host.
+    /// Launches the host, waits for graceful shutdown or cancellation, and terminates the host; or returns
+    /// once the host terminated by itself, without an error.
     ///
     /// - Throws: ``ApplicationHostServiceError``: ``ApplicationHostServiceError/Code/hostAlreadyStarted``
     ///   when the host has launched before; ``ApplicationHostServiceError/Code/launchFailed`` when launch
@@ -120,16 +134,18 @@ public struct ApplicationHostService: Service, CustomStringConvertible {
         if Task.isShuttingDownGracefully {
             logger.notice("Graceful shutdown was requested during launch: shutting down at once")
         }
-        do {
-            try await gracefulShutdown()
-        } catch {
-            // `gracefulShutdown()` throws only `CancellationError`: the group was cancelled.
+        switch await waitForStop() {
+        case .gracefulShutdown:
+            logger.info("Graceful shutdown: entering the background, then terminating the application host")
+            try await stop(.gracefulShutdown)
+        case .cancellation:
             logger.notice("Cancelled: terminating the application host")
             try await stop(.cancellation)
-            return
+        case .hostTerminated:
+            // Nothing left to deliver. The hooks of a terminate nobody awaited report their failures to the
+            // host's `onUnobservedError`, not here, so the service returns without an error.
+            logger.notice("The application host terminated by itself: the service returns")
         }
-        logger.info("Graceful shutdown: entering the background, then terminating the application host")
-        try await stop(.gracefulShutdown)
     }
 
     /// Returns once this service has launched the host and every module is ready; for a service that must
@@ -168,6 +184,50 @@ public struct ApplicationHostService: Service, CustomStringConvertible {
         case gracefulShutdown
         case cancellation
         case launchFailure
+    }
+
+    /// What ended the wait of a launched service.
+    private enum Wake: Sendable {
+        case gracefulShutdown
+        case cancellation
+        /// The host terminated without the service: a module posted `terminate`, or code called
+        /// `terminate()` on the host.
+        case hostTerminated
+    }
+
+    /// Waits for graceful shutdown, cancellation, or the host terminating without the service, whichever
+    /// comes first.
+    ///
+    /// The two waits are child tasks of a task group: the first to report wins, the other is cancelled,
+    /// and the group awaits it before this returns, so no task outlives the call. Cancelling the service
+    /// cancels both; the graceful-shutdown wait then reports the cancellation.
+    private func waitForStop() async -> Wake {
+        let host = self.host
+        return await withTaskGroup(of: Wake?.self) { group in
+            group.addTask {
+                do {
+                    try await gracefulShutdown()
+                    return .gracefulShutdown
+                } catch {
+                    // `gracefulShutdown()` throws only `CancellationError`: the service was cancelled.
+                    return .cancellation
+                }
+            }
+            group.addTask {
+                do throws(LifecycleError) {
+                    try await host.waitUntilTerminated()
+                    return .hostTerminated
+                } catch {
+                    // Cancelled: the other wait won, or reports the cancellation of the service.
+                    return nil
+                }
+            }
+            for await case let wake? in group {
+                group.cancelAll()
+                return wake
+            }
+            return .cancellation  // Unreachable: the graceful-shutdown wait always reports.
+        }
     }
 
     /// Handles a launch that threw: throws, unless the host is running and the configuration keeps it.
