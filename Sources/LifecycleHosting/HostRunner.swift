@@ -88,10 +88,11 @@ public struct HostRunner: Sendable {
             run.launched = true
             report(.launched(nil))
         case .launching, .terminating, .terminated:
-            let status = Exit(
-                .launchFailed,
-                detail: "the host was \(host.state) when the runner started; give it a new ApplicationHost"
-            )
+            let fix =
+                host.state == .launching
+                ? "let the runner launch it, or start the runner once launch() returned"
+                : "a terminated host delivers nothing more; give the runner a new ApplicationHost"
+            let status = Exit(.launchFailed, detail: "the host was \(host.state) when the runner started: \(fix)")
             report(.exiting(status))
             return status
         }
