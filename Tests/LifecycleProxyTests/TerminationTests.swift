@@ -3,23 +3,6 @@ import LifecycleProxy
 import LifecycleTesting
 import Testing
 
-/// Holds its willTerminate on the latch. Low priority, so it is the first to receive willTerminate (teardown
-/// runs in the mirror order).
-struct FirstToTerminate: LifecycleModule, WillTerminate {
-    static let priority: ModulePriority = .low
-    let latch: Latch
-    let script: Script
-    init(context: LifecycleContext) {
-        latch = context.launchOptions[LatchKey.self]
-        script = context.launchOptions[ScriptKey.self]
-    }
-    func willTerminate(_ context: LifecycleContext) async {
-        script.journal.record("willTerminate FirstToTerminate")
-        await latch.hold()
-        script.journal.record("finished FirstToTerminate")
-    }
-}
-
 /// Posts terminate when it becomes active: a program whose modules decide when to stop.
 struct StopsItself: LifecycleModule, DidBecomeActive {
     static let priority: ModulePriority = .normal
@@ -132,8 +115,8 @@ struct TerminationTests {
         arguments: [Duration?.some(.seconds(60)), nil]
     )
     func interruptDuringTermination(deadline: Duration?) async throws {
-        let (host, latch, script) = try setup([High.self, NormalA.self, FirstToTerminate.self], deadline: deadline)
-        #expect(host.plan(for: .willTerminate).map(\.name).map(shortName) == ["FirstToTerminate", "NormalA", "High"])
+        let (host, latch, script) = try setup([High.self, NormalA.self, HangerLow.self], deadline: deadline)
+        #expect(host.plan(for: .willTerminate).map(\.name).map(shortName) == ["HangerLow", "NormalA", "High"])
         try await host.launch()
         let termination = Task { try await host.terminate() }
         await latch.waitUntilEntered()
@@ -145,8 +128,8 @@ struct TerminationTests {
         #expect(error?.abandoned.map(\.name).map(shortName) == ["NormalA", "High"])
         #expect(error?.description.contains("willTerminate was skipped for: ") == true)
         // The hook that was running finished; nobody after it was called.
-        #expect(script.journal.entries.suffix(2) == ["willTerminate FirstToTerminate", "finished FirstToTerminate"])
-        #expect(script.journal.receivers(of: "willTerminate") == ["FirstToTerminate"])
+        #expect(script.journal.entries.suffix(2) == ["willTerminate HangerLow", "finished HangerLow"])
+        #expect(script.journal.receivers(of: "willTerminate") == ["HangerLow"])
         #expect(host.state == .terminated)
     }
 
@@ -166,20 +149,20 @@ struct TerminationTests {
 
     @Test("An interruption while the last willTerminate runs skips nothing: terminate succeeds")
     func interruptTooLateToSkip() async throws {
-        let (host, latch, script) = try setup([FirstToTerminate.self])
+        let (host, latch, script) = try setup([HangerLow.self])
         try await host.launch()
         let termination = Task { try await host.terminate() }
         await latch.waitUntilEntered()
         host.interruptTermination()
         latch.open()
         try await termination.value
-        #expect(script.journal.entries.last == "finished FirstToTerminate")
+        #expect(script.journal.entries.last == "finished HangerLow")
         #expect(host.state == .terminated)
     }
 
     @Test("The deadline still bounds a hook that hangs after an interruption")
     func interruptedHookStillBoundedByDeadline() async throws {
-        let (host, latch, _) = try setup([NormalA.self, FirstToTerminate.self], deadline: .milliseconds(200))
+        let (host, latch, _) = try setup([NormalA.self, HangerLow.self], deadline: .milliseconds(200))
         defer { latch.open() }
         try await host.launch()
         let termination = Task { try await host.terminate() }
@@ -188,7 +171,7 @@ struct TerminationTests {
 
         let error = await #expect(throws: LifecycleError.self) { try await termination.value }
         #expect(error?.code == .deadlineExceeded)
-        #expect(error?.abandoned.map(\.name).map(shortName) == ["FirstToTerminate", "NormalA"])
+        #expect(error?.abandoned.map(\.name).map(shortName) == ["HangerLow", "NormalA"])
         #expect(host.state == .terminated)
     }
 

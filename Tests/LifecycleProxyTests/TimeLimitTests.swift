@@ -250,7 +250,7 @@ struct Racer: LifecycleModule, DidReceiveMemoryWarning {
     }
 }
 
-/// A Hanger at the lowest priority: first to receive willTerminate.
+/// A Hanger at the lowest priority: first to receive willTerminate. Records when its hook returns.
 struct HangerLow: LifecycleModule, WillTerminate {
     static let priority: ModulePriority = .minimum
     let latch: Latch
@@ -262,5 +262,6 @@ struct HangerLow: LifecycleModule, WillTerminate {
     func willTerminate(_ context: LifecycleContext) async {
         script.journal.record("willTerminate HangerLow")
         await latch.hold()
+        script.journal.record("finished HangerLow")
     }
 }
