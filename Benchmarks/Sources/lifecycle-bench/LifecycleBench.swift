@@ -49,6 +49,10 @@ struct LifecycleBench {
             fixture.tearDown()
         }
 
+        if options.quick {
+            results = await remeasureFailingSmokeChecks(results, options, includeGenerated: includeGenerated)
+        }
+
         let table = ResultTable(results: results, sizes: options.sizes)
         let report = RunReport(
             date: ISO8601DateFormatter().string(from: Date()),
@@ -89,6 +93,43 @@ struct LifecycleBench {
         for check in failed { log("smoke check failed: \(check.name): \(check.measured)") }
         if failed.isEmpty { log("smoke checks passed: the proxy is within 5× of the hand-written async loop") }
         return failed.isEmpty
+    }
+}
+
+extension LifecycleBench {
+    /// A smoke check judges a few quick rounds on a shared machine, where one slow stretch can push a pair
+    /// over its limit. Each failing pair is measured again at the judged (largest) N, up to twice, and
+    /// each of its systems keeps its best measurement: its lowest minimum, from more rounds. A real
+    /// regression fails all three attempts.
+    nonisolated static func remeasureFailingSmokeChecks(
+        _ results: [Measurement],
+        _ options: Options,
+        includeGenerated: Bool
+    ) async -> [Measurement] {
+        guard let n = options.sizes.max() else { return results }
+        var results = results
+        for attempt in 1...2 {
+            let systems = failingSmokeSystems(ResultTable(results: results, sizes: options.sizes))
+            guard !systems.isEmpty else { break }
+            log(
+                "smoke: measuring \(systems.sorted().joined(separator: ", ")) again at N=\(grouped(n)) (attempt \(attempt + 1))"
+            )
+            let fixture = Fixture(count: n)
+            let cases = makeCases(fixture, includeGenerated: includeGenerated, only: Array(systems))
+                .filter { systems.contains($0.system.id) }
+            let again = await measureRoundRobin(cases, settings: options.settings) { _ in }
+            fixture.tearDown()
+            for measurement in again {
+                guard
+                    let index = results.firstIndex(where: {
+                        $0.system == measurement.system && $0.modules == measurement.modules
+                    }),
+                    measurement.minNanoseconds < results[index].minNanoseconds
+                else { continue }
+                results[index] = measurement
+            }
+        }
+        return results
     }
 }
 
