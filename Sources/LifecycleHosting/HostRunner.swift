@@ -126,7 +126,7 @@ public struct HostRunner: Sendable {
             case .terminate, .interrupt:
                 if !run.terminating {
                     run.terminating = true
-                    queue.yield(Request(.terminate, signal: signal))
+                    queue.yield(Request(.terminate))
                     let limit = effectiveShutdownLimit
                     run.shutdownTimer = Task {
                         do {
@@ -145,8 +145,8 @@ public struct HostRunner: Sendable {
             case .enterBackground, .enterForeground, .reload, .memoryWarning:
                 if run.terminating {
                     report(.ignored(signal, because: "the host is terminating"))
-                } else if let kind = Request.Kind(action) {
-                    queue.yield(Request(kind, signal: signal))
+                } else if let kind = Request.Kind(action, signal) {
+                    queue.yield(Request(kind, cause: (signal, action)))
                 }
             }
             return nil
@@ -165,7 +165,7 @@ public struct HostRunner: Sendable {
             case .terminate:
                 return status(ofTermination: result, run)
             default:
-                if let signal = request.signal { report(.handled(signal, request.action, result.error)) }
+                if let cause = request.cause { report(.handled(cause.signal, cause.action, result.error)) }
                 return nil
             }
 
@@ -291,17 +291,19 @@ extension HostRunner {
         var interruptedBy: UnixSignal?
     }
 
-    /// One host request, and the signal that asked for it.
+    /// One host request, and the signal that asked for it in place, if one did.
     struct Request: Sendable {
         enum Kind: Sendable {
-            case launch, terminate, enterBackground, enterForeground, reload, memoryWarning
+            case launch, terminate, enterBackground, enterForeground
+            case reload(UnixSignal)
+            case memoryWarning
 
             /// The request of an action that makes one in place; `nil` for termination and `ignore`.
-            init?(_ action: SignalAction) {
+            init?(_ action: SignalAction, _ signal: UnixSignal) {
                 switch action {
                 case .enterBackground: self = .enterBackground
                 case .enterForeground: self = .enterForeground
-                case .reload: self = .reload
+                case .reload: self = .reload(signal)
                 case .memoryWarning: self = .memoryWarning
                 case .terminate, .interrupt, .ignore: return nil
                 }
@@ -309,21 +311,13 @@ extension HostRunner {
         }
 
         let kind: Kind
-        let signal: UnixSignal?
+        /// The signal and action that made this request in place: its completion is reported as handled.
+        /// `nil` for launch and termination, whose completions end or start the run.
+        let cause: (signal: UnixSignal, action: SignalAction)?
 
-        init(_ kind: Kind, signal: UnixSignal? = nil) {
+        init(_ kind: Kind, cause: (signal: UnixSignal, action: SignalAction)? = nil) {
             self.kind = kind
-            self.signal = signal
-        }
-
-        var action: SignalAction {
-            switch kind {
-            case .launch, .terminate: return .terminate
-            case .enterBackground: return .enterBackground
-            case .enterForeground: return .enterForeground
-            case .reload: return .reload
-            case .memoryWarning: return .memoryWarning
-            }
+            self.cause = cause
         }
 
         func perform(on host: ApplicationHost) async -> Result<Void, LifecycleError> {
@@ -333,7 +327,7 @@ extension HostRunner {
                 case .terminate: try await host.terminate()
                 case .enterBackground: try await host.enterBackground()
                 case .enterForeground: try await host.enterForeground()
-                case .reload: try await host.send(ReloadRequested(signal: signal ?? .sighup))
+                case .reload(let signal): try await host.send(ReloadRequested(signal: signal))
                 case .memoryWarning: try await host.receiveMemoryWarning()
                 }
                 return .success(())
