@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the concurrency-heavy suites under Thread Sanitizer (Docs/Reliability.md).
 #
-# -DLIFECYCLE_TSAN swaps the package's one lock (Sources/LifecycleCore/Locked.swift) for a pthread mutex:
+# -DLIFECYCLE_TSAN swaps the package's one lock (Sources/LifecycleCore/Concurrency/Locked.swift) for a pthread mutex:
 # the sanitizer cannot see inside Synchronization.Mutex on this toolchain and would report every access
 # under it as a race. A separate scratch path keeps the instrumented build apart from the normal one.
 set -euo pipefail
