@@ -4,25 +4,6 @@ package import FoundationEssentials
 package import Foundation
 #endif
 
-/// What came of delivering one event: the combined result, and every hook that threw.
-public struct EventOutcome<Result: Sendable>: Sendable {
-    /// The event delivered.
-    public let event: LifecycleEvent
-    /// The combined result of every participant that answered, or the event's default when none did.
-    public let result: Result
-    /// Every hook that threw, in delivery order.
-    public let failures: [HookFailure]
-    /// How many hooks were called.
-    public let delivered: Int
-
-    package init(event: LifecycleEvent, result: Result, failures: [HookFailure], delivered: Int) {
-        self.event = event
-        self.result = result
-        self.failures = failures
-        self.delivered = delivered
-    }
-}
-
 /// Which implementers of an event a delivery reaches.
 package enum DeliveryScope: Sendable {
     /// Every implementer, whatever the others do.
@@ -32,9 +13,6 @@ package enum DeliveryScope: Sendable {
     /// Only the implementers whose participant id is in the set, in order.
     case only(Set<Int>)
 }
-
-/// A function told about every hook call as it completes.
-public typealias DeliveryObserver = @Sendable (DeliveryRecord) -> Void
 
 /// The host's view of its participants. The delegate proxy is the implementation; the host depends only on
 /// this seam.

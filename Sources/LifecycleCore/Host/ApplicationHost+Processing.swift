@@ -1,0 +1,299 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension ApplicationHost {
+    // MARK: - Processing (runs on the actor, one request at a time)
+
+    var currentState: ApplicationState { mailbox.state }
+
+    func setState(_ state: ApplicationState) { mailbox.setState(state) }
+
+    /// Processes a request whose result nobody reads: awaited transitions and posted requests.
+    func process(_ request: HostRequest, file: String, line: Int) async -> Result<Void, LifecycleError> {
+        switch request.kind {
+        case .launch:
+            return await runLaunch(file: file, line: line).map { _ in () }
+        case .openURL(let url):
+            return await runOpenURL(url, file: file, line: line).map { _ in () }
+        case .register(let module):
+            return await runRegister(module.type, file: file, line: line).map { _ in () }
+        case .remove(let module):
+            return await runRemove(module.type, file: file, line: line)
+        case .custom, .idle, .waitTerminated:
+            // A custom event travels its typed path (`deliverCustom`): `HostRequest.custom` only names it,
+            // without the payload. Reached only when such a request is posted.
+            return .failure(
+                LifecycleError(code: .invalidRequest, request: request, state: currentState, file: file, line: line)
+            )
+        case .enterForeground:
+            return await run(request, from: [.background], file: file, line: line) { _ in
+                ([(.background, .willEnterForeground), (.active, .didBecomeActive)], .active)
+            }
+        case .enterBackground:
+            return await run(request, from: [.active, .inactive], file: file, line: line) { state in
+                state == .active
+                    ? ([(.active, .willResignActive), (.background, .didEnterBackground)], .background)
+                    : ([(.background, .didEnterBackground)], .background)
+            }
+        case .resignActive:
+            return await run(request, from: [.active], file: file, line: line) { _ in
+                ([(.active, .willResignActive)], .inactive)
+            }
+        case .becomeActive:
+            return await run(request, from: [.inactive], file: file, line: line) { _ in
+                ([(.active, .didBecomeActive)], .active)
+            }
+        case .terminate:
+            if [.active, .inactive, .background].contains(currentState) {
+                warmUpControl?.stop()
+                readiness.markNever(.terminated)
+            }
+            return await run(request, from: [.active, .inactive, .background], file: file, line: line) { _ in
+                ([(.terminating, .willTerminate)], .terminated)
+            }
+        case .memoryWarning:
+            return await run(request, from: [.active, .inactive, .background], file: file, line: line) { state in
+                ([(state, .didReceiveMemoryWarning)], state)
+            }
+        }
+    }
+
+    /// Checks that `request` is allowed in the current state, then delivers each step's event in the state
+    /// the step names (what a hook reads from ``state``), and ends in `final`.
+    ///
+    /// "Will" events are delivered in the state being left; "did" events in the state being entered.
+    private func run(
+        _ request: HostRequest,
+        from allowed: Set<ApplicationState>,
+        file: String,
+        line: Int,
+        steps: (ApplicationState) -> (steps: [(ApplicationState, LifecycleEvent)], final: ApplicationState)
+    ) async -> Result<Void, LifecycleError> {
+        let start = currentState
+        guard allowed.contains(start) else {
+            return .failure(invalidTransition(request, file, line))
+        }
+        let plan = steps(start)
+        var failures: [HookFailure] = []
+        for (state, event) in plan.steps {
+            setState(state)
+            let delivery = await deliver(
+                event,
+                deadline: event == .willTerminate ? configuration.terminateDeadline : nil,
+                interruptible: event == .willTerminate
+            )
+            failures += delivery.outcome.failures
+            if !delivery.abandoned.isEmpty {
+                setState(plan.final)
+                var error = LifecycleError(
+                    code: delivery.interrupted ? .interrupted : .deadlineExceeded,
+                    request: request,
+                    state: plan.final,
+                    failures: failures,
+                    file: file,
+                    line: line
+                )
+                error.abandoned = delivery.abandoned
+                return .failure(error)
+            }
+            if delivery.stopped {
+                // A timeout under `.fail`: the request ends here. Termination cannot stay half done.
+                if plan.final == .terminated { setState(.terminated) }
+                return .failure(timedOut(request, failures, file, line))
+            }
+        }
+        setState(plan.final)
+        return failures.isEmpty ? .success(()) : .failure(hookFailed(request, failures, result: nil, file, line))
+    }
+
+    func runLaunch(file: String, line: Int) async -> Result<LaunchResult, LifecycleError> {
+        guard currentState == .notRunning else {
+            return .failure(invalidTransition(.launch, file, line))
+        }
+        setState(.launching)
+        // Whose failure aborts launch: a module's own policy, else the host's.
+        let hostAborts = configuration.launchFailurePolicy == .abort
+        let dispatcher = self.dispatcher  // one read of the roster, not one per participant
+        let aborters = Set(
+            dispatcher.participants.filter { (dispatcher.failurePolicy(of: $0).map { $0 == .abort }) ?? hostAborts }
+                .map(\.id)
+        )
+        let scope: DeliveryScope = aborters.isEmpty ? .all : .untilFailureOf(aborters)
+        var failures: [HookFailure] = []
+        var results: [Bool] = []
+        let sequence: [LifecycleEvent] = [.willFinishLaunching, .setup, .initialize, .warmUp, .didFinishLaunching]
+        for (pass, event) in sequence.enumerated() {
+            if event == .warmUp {
+                guard configuration.didFinishLaunchingWaitsForWarmUp else { continue }
+                let warmUp = await runWarmUp(aborters: aborters, background: false)
+                failures += warmUp.failures
+                if let failure = warmUp.stop {
+                    // Every participant passed initialize: all but the failing one are rolled back.
+                    let reached = participants.map(\.id).filter { $0 != failure.participant.id }
+                    return .failure(await rollBack(reached: Set(reached), failures: failures, file: file, line: line))
+                }
+                continue
+            }
+            let delivery = await deliver(event, scope: scope)
+            let outcome = delivery.outcome
+            failures += outcome.failures
+            if event.resultRule != .none { results.append(outcome.result) }
+            // Abort on a failure of an aborting participant; a timeout under `.fail` aborts launch as a whole.
+            let aborting = outcome.failures.first { aborters.contains($0.participant.id) }
+            if let failure = delivery.stopped ? outcome.failures.last : aborting {
+                // Launch reached everyone before the failing participant; in later passes, everyone had
+                // already passed the first. The failing participant threw, so it cleans up itself.
+                let failed = failure.participant.id
+                let order = participants.map(\.id)
+                let reached = pass == 0 ? Array(order.prefix { $0 != failed }) : order.filter { $0 != failed }
+                return .failure(await rollBack(reached: Set(reached), failures: failures, file: file, line: line))
+            }
+        }
+        // Launch is through: with warm-up done in place, everyone is ready now, not before, so a waiter is
+        // never told "ready" by a launch that `didFinishLaunching` then aborts.
+        if configuration.didFinishLaunchingWaitsForWarmUp { readiness.markAllReady() }
+        setState(.active)
+        failures += await deliver(.didBecomeActive).outcome.failures
+        if !configuration.didFinishLaunchingWaitsForWarmUp { startWarmUpInBackground(aborters: aborters) }
+        let result = LaunchResult(willFinishLaunching: results[0], didFinishLaunching: results[1])
+        guard failures.isEmpty else {
+            var error = hookFailed(.launch, failures, result: nil, file, line)
+            error.launchResult = result
+            return .failure(error)
+        }
+        return .success(result)
+    }
+
+    /// Delivers `willTerminate` to the participants in `reached`, in reverse order, and terminates.
+    private func rollBack(reached: Set<Int>, failures: [HookFailure], file: String, line: Int) async -> LifecycleError {
+        warmUpControl?.stop()
+        readiness.markNever(.terminated)
+        setState(.terminating)
+        let rolledBack = plan(for: .willTerminate).filter { reached.contains($0.id) }
+        let delivery = await deliver(
+            .willTerminate,
+            scope: .only(reached),
+            deadline: configuration.terminateDeadline,
+            interruptible: true
+        )
+        setState(.terminated)
+        var error = LifecycleError(
+            code: .launchAborted,
+            request: .launch,
+            state: .terminated,
+            failures: failures + delivery.outcome.failures,
+            rolledBack: rolledBack,
+            file: file,
+            line: line
+        )
+        error.abandoned = delivery.abandoned
+        return error
+    }
+
+    func runOpenURL(_ url: URL, file: String, line: Int) async -> Result<Bool, LifecycleError> {
+        let request = HostRequest.open(url)
+        guard currentState.isRunning else {
+            return .failure(invalidTransition(request, file, line))
+        }
+        mailbox.setEventInProgress(.openURL)
+        let dispatcher = self.dispatcher
+        let observer = self.observer
+        let delivery = await limited(
+            .openURL,
+            dispatcher: dispatcher,
+            direct: { await dispatcher.open(url, observer: observer, from: 0, supervisor: nil) },
+            combine: { booleanResult(.openURL, $0) },
+            run: { from, supervisor, observer in
+                _ = await dispatcher.open(url, observer: observer, from: from, supervisor: supervisor)
+            }
+        )
+        mailbox.setEventInProgress(nil)
+        return settle(request, delivery, result: delivery.outcome.result, file, line)
+    }
+
+    func deliverCustom<E: CustomEvent>(_ event: E, file: String, line: Int) async -> Result<E.Result, LifecycleError> {
+        let lifecycleEvent = LifecycleEvent(custom: E.self)
+        let request = HostRequest.custom(lifecycleEvent)
+        guard currentState.isRunning else {
+            return .failure(invalidTransition(request, file, line))
+        }
+        mailbox.setEventInProgress(lifecycleEvent)
+        let dispatcher = self.dispatcher
+        let observer = self.observer
+        let delivery = await limited(
+            lifecycleEvent,
+            dispatcher: dispatcher,
+            direct: { await dispatcher.deliver(event, observer: observer, from: 0, supervisor: nil) },
+            combine: { answers in
+                answers.compactMap { $0 as? E.Result }.reduce(nil) { soFar, next in
+                    soFar.map { E.Result.combine($0, next) } ?? next
+                }
+                    ?? E.Result.unanswered
+            },
+            run: { from, supervisor, observer in
+                _ = await dispatcher.deliver(event, observer: observer, from: from, supervisor: supervisor)
+            }
+        )
+        mailbox.setEventInProgress(nil)
+        return settle(request, delivery, result: delivery.outcome.result as? Bool, file, line)
+    }
+
+    /// The result of an event delivered in place (open-URL, custom): its combined value, or the one error
+    /// its delivery earned — `timedOut` if a timeout stopped it, else `hookFailed` listing every failure.
+    private func settle<R: Sendable>(
+        _ request: HostRequest,
+        _ delivery: LimitedDelivery<R>,
+        result: Bool?,
+        _ file: String,
+        _ line: Int
+    ) -> Result<R, LifecycleError> {
+        let failures = delivery.outcome.failures
+        if delivery.stopped {
+            return .failure(timedOut(request, failures, file, line))
+        }
+        guard failures.isEmpty else { return .failure(hookFailed(request, failures, result: result, file, line)) }
+        return .success(delivery.outcome.result)
+    }
+
+    /// Delivers a built-in event without an argument, under the time limits.
+    func deliver(
+        _ event: LifecycleEvent,
+        scope: DeliveryScope = .all,
+        deadline: Duration? = nil,
+        interruptible: Bool = false
+    ) async -> LimitedDelivery<Bool> {
+        mailbox.setEventInProgress(event)
+        defer { mailbox.setEventInProgress(nil) }
+        let dispatcher = self.dispatcher
+        let observer = self.observer
+        return await limited(
+            event,
+            dispatcher: dispatcher,
+            scope: scope,
+            deadline: deadline,
+            interruptible: interruptible,
+            direct: { await dispatcher.deliver(event, scope: scope, observer: observer, from: 0, supervisor: nil) },
+            combine: { booleanResult(event, $0) },
+            run: { from, supervisor, observer in
+                _ = await dispatcher.deliver(
+                    event,
+                    scope: scope,
+                    observer: observer,
+                    from: from,
+                    supervisor: supervisor
+                )
+            }
+        )
+    }
+
+}
+
+/// The combined result of a built-in event from its participants' answers.
+private func booleanResult(_ event: LifecycleEvent, _ answers: [any Sendable]) -> Bool {
+    guard case .anyTrue(let whenUnanswered) = event.resultRule else { return false }
+    let bools = answers.compactMap { $0 as? Bool }
+    return bools.isEmpty ? whenUnanswered : bools.contains(true)
+}

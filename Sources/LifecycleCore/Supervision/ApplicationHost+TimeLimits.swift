@@ -1,0 +1,298 @@
+extension ApplicationHost {
+    // MARK: - Time limits
+
+    /// Delivers an event under its time budgets.
+    ///
+    /// With no budget and no deadline, `direct` delivers inline, as fast as the proxy can. Otherwise one
+    /// runner task walks the participants (still one inline loop) while one watchdog sleeps until the
+    /// current hook's deadline (with no hook in progress, it waits for the next call). A hook past its
+    /// budget is abandoned — the runner is cancelled and superseded, so it stops when that hook returns, if
+    /// ever — its module is marked degraded, and a new runner goes on from the next participant (or the
+    /// request stops, under `.fail` or when launch aborts on failure). Past the overall `deadline`,
+    /// everything not yet done is abandoned.
+    ///
+    /// When the journal is the only listener, the supervisor journals each call itself and the journal
+    /// takes the calls when touched (see `JournalSource`); otherwise the fan-out reports to the observer.
+    func limited<R: Sendable>(
+        _ event: LifecycleEvent,
+        dispatcher: any LifecycleDispatcher,
+        scope: DeliveryScope = .all,
+        deadline: Duration? = nil,
+        interruptible: Bool = false,
+        direct: () async -> EventOutcome<R>,
+        combine: @escaping ([any Sendable]) -> R,
+        run:
+            @escaping @Sendable (_ from: Int, _ supervisor: any DeliverySupervisor, _ observer: DeliveryObserver?) async
+            -> Void
+    ) async -> LimitedDelivery<R> {
+        let plan = dispatcher.plan(for: event)
+        // Read once: each read of `configuration` copies it (and retains what it holds).
+        let fallback = configuration.eventBudgets[event] ?? configuration.hookBudget
+        // An interruptible delivery (termination) is always supervised: the supervisor is what stops it.
+        guard interruptible || deadline != nil || fallback != nil || Self.anyModuleBudget(dispatcher, plan, for: event)
+        else {
+            return LimitedDelivery(outcome: await direct(), stopped: false, abandoned: [])
+        }
+        // A hook's budget is looked up when the watchdog needs it: about once per event, not once per hook.
+        let budgets = Budgets(plan: plan, event: event, fallback: fallback, dispatcher: dispatcher)
+        let inScope: (Participant) -> Bool = { participant in
+            if case .only(let allowed) = scope { return allowed.contains(participant.id) }
+            return true
+        }
+        let stoppers: Set<Int>
+        if case .untilFailureOf(let set) = scope { stoppers = set } else { stoppers = [] }
+
+        // With nobody but the journal listening, the supervisor journals each call, and the fan-out is
+        // given no observer: it then builds no DeliveryRecord and reads no clock of its own.
+        let time = self.time
+        let journaling = journalOnly.map { journal in
+            DeliverySupervision.Journaling(
+                journal: journal,
+                context: journal.openContext(event, plan: plan),
+                event: event,
+                time: time
+            )
+        }
+        let observer = journaling == nil ? self.observer : nil
+        let shared = DeliverySupervision.SharedState(
+            count: plan.count,
+            tracksAnswered: deadline != nil || interruptible,
+            keepsAnswers: event.resultRule != .none,
+            journaling: journaling
+        )
+        // It keeps the calls it journals until the journal takes them, at the latest when it is detached.
+        if let journaling {
+            journaling.journal.attach(shared)
+        }
+        defer {
+            if let journaling {
+                journaling.journal.detach(shared)
+                journaling.journal.closeContext(journaling.context)
+            }
+        }
+        if interruptible {
+            let interrupted = termination.withLock { control in
+                control.delivery = shared
+                return control.interrupted
+            }
+            if interrupted { shared.interrupt() }
+        }
+        defer {
+            if interruptible { termination.withLock { $0.delivery = nil } }
+        }
+        let absoluteDeadline = deadline.map { time.now() + $0 }
+        var from = 0
+        var generation = 0
+        var timeouts: [(position: Int, failure: HookFailure)] = []
+        var abandoned: [Participant] = []
+        var stopped = false
+        supervision: while from < plan.count {
+            let supervisor = DeliverySupervision(time: time, shared: shared, generation: generation)
+            let ending = PendingReply<WatchEnding>()
+            let start = from
+            let runner = Task { @Sendable in
+                await run(start, supervisor, observer)
+                // A superseded runner leaves the ending to the watchdog, which reports the timeout: if it
+                // said `.finished`, the host would take the event as complete and skip the rest.
+                if supervisor.isCurrent { ending.resolve(.success(.finished)) }
+            }
+            let watchdog = Task { @Sendable in
+                await Self.watch(shared, time: time, budgets: budgets, deadline: absoluteDeadline, ending: ending)
+            }
+            let result = await withCheckedContinuation { ending.wait($0) }
+            watchdog.cancel()
+            guard case .success(let end) = result else { break }
+            switch end {
+            case .finished:
+                break supervision
+            case .timedOut(let position, let elapsed, let wallStart, let next):
+                runner.cancel()
+                generation = next
+                let participant = plan[position]
+                let timeout = HookTimeout(
+                    participant: participant.name,
+                    event: event,
+                    budget: budgets[position] ?? .zero,
+                    elapsed: elapsed
+                )
+                timeouts.append((position, HookFailure(participant: participant, event: event, error: timeout)))
+                report(timeout, of: participant, since: wallStart)
+                if !degradedModules.contains(participant) { degradedModules.append(participant) }
+                if stoppers.contains(participant.id) || configuration.timeoutPolicy == .fail {
+                    stopped = true
+                    break supervision
+                }
+                from = position + 1
+            case .deadline(let position, let elapsed, let wallStart):
+                runner.cancel()
+                if let position {
+                    let participant = plan[position]
+                    let timeout = HookTimeout(
+                        participant: participant.name,
+                        event: event,
+                        budget: deadline ?? .zero,
+                        elapsed: elapsed
+                    )
+                    timeouts.append((position, HookFailure(participant: participant, event: event, error: timeout)))
+                    report(timeout, of: participant, since: wallStart ?? time.wallNow() - elapsed)
+                }
+                abandoned = shared.unanswered(from..<plan.count).filter { inScope(plan[$0]) }.map { plan[$0] }
+                break supervision
+            }
+        }
+        var interrupted = false
+        if abandoned.isEmpty, !stopped, shared.wasInterrupted {
+            // The runner stopped before the hooks not yet started; a timeout's hook answered as failed.
+            let timedOut = Set(timeouts.map(\.position))
+            abandoned = shared.unanswered(0..<plan.count).filter { !timedOut.contains($0) && inScope(plan[$0]) }
+                .map { plan[$0] }
+            interrupted = !abandoned.isEmpty
+        }
+        shared.finish()
+        let answers = shared.answers
+        var failures = answers.compactMap { answer in
+            answer.failure.map {
+                (answer.position, HookFailure(participant: plan[answer.position], event: event, error: $0))
+            }
+        }
+        failures += timeouts
+        failures.sort { $0.0 < $1.0 }
+        let outcome = EventOutcome(
+            event: event,
+            result: combine(answers.filter { $0.failure == nil }.compactMap(\.answer)),
+            failures: failures.map(\.1),
+            delivered: shared.answeredCount + timeouts.count
+        )
+        return LimitedDelivery(outcome: outcome, stopped: stopped, abandoned: abandoned, interrupted: interrupted)
+    }
+
+    /// Whether a participant of `plan` has a budget of its own for `event`. Generic, so the dispatcher is
+    /// opened once rather than copied out of its existential for every participant.
+    private static func anyModuleBudget<Dispatcher: LifecycleDispatcher>(
+        _ dispatcher: Dispatcher,
+        _ plan: [Participant],
+        for event: LifecycleEvent
+    ) -> Bool {
+        for index in plan.indices where dispatcher.moduleBudget(plan[index], for: event) != nil { return true }
+        return false
+    }
+
+    /// Tells the journal and ``Configuration/onDelivery`` about a hook abandoned on a timeout: it never
+    /// completes, so the fan-out cannot.
+    private func report(_ timeout: HookTimeout, of participant: Participant, since start: Duration) {
+        observer?(
+            DeliveryRecord(
+                event: timeout.event,
+                participant: participant,
+                start: time.wall(start),
+                duration: timeout.elapsed,
+                result: nil,
+                error: timeout
+            )
+        )
+    }
+
+    /// Sleeps until the current hook's deadline (or the overall deadline, if sooner) and reports the first
+    /// hook past its budget, or the overall deadline. With no hook in progress it waits for the next call;
+    /// a hook without a budget, while others have one, is watched at the shortest budget. Wakes about once
+    /// per event in practice: hooks take microseconds, budgets seconds.
+    private static func watch(
+        _ shared: DeliverySupervision.SharedState,
+        time: ClockFunctions,
+        budgets: Budgets,
+        deadline: Duration?,
+        ending: PendingReply<WatchEnding>
+    ) async {
+        // Needed only when the hook in progress has no budget but others may; it reads every budget, so
+        // it is read then, once.
+        var shortest: Duration??
+        while !Task.isCancelled {
+            let now = time.now()
+            if let deadline, now >= deadline {
+                let current = shared.stopAll()
+                ending.resolve(
+                    .success(
+                        .deadline(
+                            current?.position,
+                            current.map { now - $0.start } ?? .zero,
+                            wallStart: current?.wallStart
+                        )
+                    )
+                )
+                return
+            }
+            let (current, calls) = shared.progress
+            guard let current else {
+                // No hook in progress: nothing can run past a budget or be abandoned at the deadline until
+                // the next one starts. Wait for that call instead of sleeping on a guess.
+                await shared.waitForCall(after: calls)
+                continue
+            }
+            var wake = deadline
+            if let budget = budgets[current.position] {
+                let due = current.start + budget
+                if now >= due {
+                    // Expire only if that hook is still running: a hook that just returned is not abandoned.
+                    if let next = shared.expire(position: current.position) {
+                        ending.resolve(
+                            .success(
+                                .timedOut(
+                                    current.position,
+                                    now - current.start,
+                                    wallStart: current.wallStart,
+                                    generation: next
+                                )
+                            )
+                        )
+                        return
+                    }
+                    continue
+                }
+                wake = min(wake ?? due, due)
+            } else {
+                if shortest == nil { shortest = .some(budgets.shortest) }
+                if let budget = shortest ?? nil { wake = min(wake ?? now + budget, now + budget) }
+            }
+            guard let wake else { return }
+            do { try await time.sleep(wake) } catch { return }
+        }
+    }
+
+}
+
+/// The time budget of each hook of one delivery, looked up when needed: a watchdog needs one or two per
+/// event, while looking them all up would cost a dispatcher call per participant.
+private struct Budgets: Sendable {
+    let plan: [Participant]
+    let event: LifecycleEvent
+    /// The configuration's budget for the event, which a module's own budget overrides.
+    let fallback: Duration?
+    let dispatcher: any LifecycleDispatcher
+
+    /// The budget of the hook at `position` of the plan.
+    subscript(position: Int) -> Duration? { dispatcher.moduleBudget(plan[position], for: event) ?? fallback }
+
+    /// The shortest budget of any hook of the event. Reads every one.
+    var shortest: Duration? { plan.indices.lazy.compactMap { self[$0] }.min() }
+}
+
+/// What a delivery under time limits produced.
+struct LimitedDelivery<R: Sendable> {
+    var outcome: EventOutcome<R>
+    /// A timeout stopped the request (`.fail`, or launch aborting on failure).
+    var stopped: Bool
+    /// Participants abandoned at the overall deadline, or skipped after an interruption.
+    var abandoned: [Participant]
+    /// ``ApplicationHost/interruptTermination()`` skipped the participants in `abandoned`.
+    var interrupted = false
+}
+
+/// How a watchdog or a runner ended one supervised run.
+private enum WatchEnding: Sendable {
+    case finished
+    /// The hook at the position was expired after running the duration (from the wall-clock instant);
+    /// its runner is already superseded by `generation`.
+    case timedOut(Int, Duration, wallStart: Duration, generation: Int)
+    /// The overall deadline passed; everything is superseded. The hook in progress, if any.
+    case deadline(Int?, Duration, wallStart: Duration?)
+}

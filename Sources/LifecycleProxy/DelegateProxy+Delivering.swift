@@ -1,0 +1,337 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+public import LifecycleCore
+
+extension DelegateProxy {
+    // MARK: - Delivering
+
+    /// Delivers a built-in event that carries no argument to every implementer, in order.
+    ///
+    /// Not API: the host delivers events. Exposed as SPI for benchmarks and the package's tests.
+    ///
+    /// For `LifecycleEvent.openURL` use ``open(_:observer:)``, which carries the URL; here
+    /// it delivers nothing and returns the event's default.
+    ///
+    /// - Parameters:
+    ///   - event: The event to deliver.
+    ///   - observer: Told about each hook call as it completes, with its duration. `nil` skips timing.
+    @_spi(Dispatch) public func deliver(
+        _ event: LifecycleEvent,
+        observer: DeliveryObserver? = nil
+    ) async -> EventOutcome<Bool> {
+        await deliver(event, scope: .all, observer: observer, from: 0, supervisor: nil)
+    }
+
+    /// Delivers `LifecycleEvent.openURL` for `url` to every implementer. SPI, like ``deliver(_:observer:)``.
+    ///
+    /// - Returns: An outcome whose result is `true` if any participant handled the URL.
+    @_spi(Dispatch) public func open(_ url: URL, observer: DeliveryObserver? = nil) async -> EventOutcome<Bool> {
+        await open(url, observer: observer, from: 0, supervisor: nil)
+    }
+
+    package func open(
+        _ url: URL,
+        observer: DeliveryObserver?,
+        from start: Int,
+        supervisor: (any DeliverySupervisor)?
+    ) async -> EventOutcome<Bool> {
+        let context = self.context
+        return await openURL.fanOut(
+            .openURL,
+            scope: .all,
+            observer: observer,
+            from: start,
+            supervisor: supervisor,
+            sync: { try $0.open(url, context: context) },
+            async: {
+                try await $0.open(url, context: context)
+            }
+        )
+    }
+
+    /// Delivers the custom event `event` to every participant that handles it. SPI, like
+    /// ``deliver(_:observer:)``.
+    @_spi(Dispatch) public func deliver<E: CustomEvent>(
+        _ event: E,
+        observer: DeliveryObserver? = nil
+    ) async -> EventOutcome<E.Result> {
+        await deliver(event, observer: observer, from: 0, supervisor: nil)
+    }
+
+    package func deliver<E: CustomEvent>(
+        _ event: E,
+        observer: DeliveryObserver?,
+        from start: Int,
+        supervisor: (any DeliverySupervisor)?
+    ) async -> EventOutcome<E.Result> {
+        guard let erased = customRoutes[ObjectIdentifier(E.self)] else {
+            let event = LifecycleEvent(custom: E.self)
+            return EventOutcome(event: event, result: E.Result.unanswered, failures: [], delivered: 0)
+        }
+        // The table is keyed by `ObjectIdentifier(E.self)`, so the route's type is known.
+        let route = unsafeDowncast(erased, to: CustomRoute<E>.self)
+        let lifecycleEvent = route.event
+        let context = self.context
+        var combined: E.Result?
+        var failures: [HookFailure] = []
+        let handlers = route.handlers
+        for index in handlers.indices.dropFirst(start) {
+            if let supervisor, !supervisor.willCall(index) { break }
+            let began = observer == nil ? nil : ContinuousClock.now
+            do {
+                let answer = try await handlers[index](event, context)
+                if let supervisor, !supervisor.didCall(index, answer: answer, failure: nil) { break }
+                combined = combined.map { E.Result.combine($0, answer) } ?? answer
+                if let began, let observer {
+                    observer(record(lifecycleEvent, route.participants[index], began, answer as? Bool, nil))
+                }
+            } catch {
+                if let supervisor, !supervisor.didCall(index, answer: nil, failure: error) { break }
+                failures.append(
+                    HookFailure(
+                        participant: route.participants[index],
+                        event: lifecycleEvent,
+                        error: error
+                    )
+                )
+                if let began, let observer {
+                    observer(record(lifecycleEvent, route.participants[index], began, nil, error))
+                }
+            }
+        }
+        return EventOutcome(
+            event: lifecycleEvent,
+            result: combined ?? E.Result.unanswered,
+            failures: failures,
+            delivered: handlers.count
+        )
+    }
+
+    private func record(
+        _ event: LifecycleEvent,
+        _ participant: Participant,
+        _ start: ContinuousClock.Instant,
+        _ result: Bool?,
+        _ error: (any Error)?
+    ) -> DeliveryRecord {
+        DeliveryRecord(
+            event: event,
+            participant: participant,
+            start: start,
+            duration: start.duration(to: .now),
+            result: result,
+            error: error
+        )
+    }
+}
+
+extension DelegateProxy: LifecycleDispatcher {
+    package func warmUpCall(at position: Int) -> @Sendable () async throws -> Void {
+        let hook = warmUp.hooks[position]
+        let context = self.context
+        return { try await hook.warmUp(context) }
+    }
+
+    package func dependencies(of participant: Participant) -> [Int] {
+        dependencyIndices[participant.id] ?? []
+    }
+
+    package func failurePolicy(of participant: Participant) -> ModuleFailurePolicy? {
+        policies[participant.id]
+    }
+
+    package func moduleBudget(_ participant: Participant, for event: LifecycleEvent) -> Duration? {
+        budgeted[participant.id]?.budget(for: event)
+    }
+
+    package func deliver(
+        _ event: LifecycleEvent,
+        scope: DeliveryScope,
+        observer: DeliveryObserver?,
+        from start: Int,
+        supervisor: (any DeliverySupervisor)?
+    ) async -> EventOutcome<Bool> {
+        let context = self.context
+        switch event.kind {
+        case .builtin(.willFinishLaunching):
+            return await willFinishLaunching.fanOut(
+                event,
+                scope: scope,
+                observer: observer,
+                from: start,
+                supervisor: supervisor,
+                sync: { try $0.willFinishLaunching(context) },
+                async: {
+                    try await $0.willFinishLaunching(context)
+                }
+            )
+        case .builtin(.setup):
+            return await setup.fanOut(
+                event,
+                scope: scope,
+                observer: observer,
+                from: start,
+                supervisor: supervisor,
+                sync: {
+                    try $0.setUp(context)
+                    return false
+                },
+                async: {
+                    try await $0.setUp(context)
+                    return false
+                }
+            )
+        case .builtin(.initialize):
+            return await initialize.fanOut(
+                event,
+                scope: scope,
+                observer: observer,
+                from: start,
+                supervisor: supervisor,
+                sync: {
+                    try $0.initialize(context)
+                    return false
+                },
+                async: {
+                    try await $0.initialize(context)
+                    return false
+                }
+            )
+        case .builtin(.warmUp):
+            // Warm-up is concurrent: the host schedules `warmUpCall(at:)` itself. Delivered here (in order)
+            // only through the SPI, for tests and benchmarks.
+            return await warmUp.fanOut(
+                event,
+                scope: scope,
+                observer: observer,
+                from: start,
+                supervisor: supervisor,
+                sync: Never.noSyncHook,
+                async: {
+                    try await $0.warmUp(context)
+                    return false
+                }
+            )
+        case .builtin(.didFinishLaunching):
+            return await didFinishLaunching.fanOut(
+                event,
+                scope: scope,
+                observer: observer,
+                from: start,
+                supervisor: supervisor,
+                sync: { try $0.didFinishLaunching(context) },
+                async: {
+                    try await $0.didFinishLaunching(context)
+                }
+            )
+        case .builtin(.willEnterForeground):
+            return await willEnterForeground.fanOut(
+                event,
+                scope: scope,
+                observer: observer,
+                from: start,
+                supervisor: supervisor,
+                sync: {
+                    try $0.willEnterForeground(context)
+                    return false
+                },
+                async: {
+                    try await $0.willEnterForeground(context)
+                    return false
+                }
+            )
+        case .builtin(.didBecomeActive):
+            return await didBecomeActive.fanOut(
+                event,
+                scope: scope,
+                observer: observer,
+                from: start,
+                supervisor: supervisor,
+                sync: {
+                    try $0.didBecomeActive(context)
+                    return false
+                },
+                async: {
+                    try await $0.didBecomeActive(context)
+                    return false
+                }
+            )
+        case .builtin(.willResignActive):
+            return await willResignActive.fanOut(
+                event,
+                scope: scope,
+                observer: observer,
+                from: start,
+                supervisor: supervisor,
+                sync: {
+                    try $0.willResignActive(context)
+                    return false
+                },
+                async: {
+                    try await $0.willResignActive(context)
+                    return false
+                }
+            )
+        case .builtin(.didEnterBackground):
+            return await didEnterBackground.fanOut(
+                event,
+                scope: scope,
+                observer: observer,
+                from: start,
+                supervisor: supervisor,
+                sync: {
+                    try $0.didEnterBackground(context)
+                    return false
+                },
+                async: {
+                    try await $0.didEnterBackground(context)
+                    return false
+                }
+            )
+        case .builtin(.willTerminate):
+            return await willTerminate.fanOut(
+                event,
+                scope: scope,
+                observer: observer,
+                from: start,
+                supervisor: supervisor,
+                sync: {
+                    try $0.willTerminate(context)
+                    return false
+                },
+                async: {
+                    try await $0.willTerminate(context)
+                    return false
+                }
+            )
+        case .builtin(.didReceiveMemoryWarning):
+            return await didReceiveMemoryWarning.fanOut(
+                event,
+                scope: scope,
+                observer: observer,
+                from: start,
+                supervisor: supervisor,
+                sync: {
+                    try $0.didReceiveMemoryWarning(context)
+                    return false
+                },
+                async: {
+                    try await $0.didReceiveMemoryWarning(context)
+                    return false
+                }
+            )
+        case .builtin(.openURL), .custom:
+            // These carry a payload and have their own entry points.
+            let fallback: Bool
+            if case .anyTrue(let whenUnanswered) = event.resultRule {
+                fallback = whenUnanswered
+            } else {
+                fallback = false
+            }
+            return EventOutcome(event: event, result: fallback, failures: [], delivered: 0)
+        }
+    }
+}
