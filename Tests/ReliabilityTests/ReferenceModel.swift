@@ -522,43 +522,81 @@ struct ModelReference {
     /// Whether the host is launched and not terminating.
     var isRunning: Bool { state == .active || state == .inactive || state == .background }
 
+    /// The model's transition rules: what `op` delivers in `state` (each event with the state the host is
+    /// in meanwhile) and where it ends, or `nil` when `state` does not allow it. Registration's catch-up
+    /// and removal's teardown go to one module only; a launch that aborts rolls back instead of ending.
+    static func rule(
+        for op: ModelOp,
+        in state: ApplicationState
+    ) -> (steps: [(ModelEvent, ApplicationState)], final: ApplicationState)? {
+        let running = state == .active || state == .inactive || state == .background
+        switch op {
+        case .launch:
+            guard state == .notRunning else { return nil }
+            return (ModelEvent.launchSequence.map { ($0, .launching) } + [(.didBecomeActive, .active)], .active)
+        case .enterForeground:
+            guard state == .background else { return nil }
+            return ([(.willEnterForeground, .background), (.didBecomeActive, .active)], .active)
+        case .enterBackground:
+            switch state {
+            case .active: return ([(.willResignActive, .active), (.didEnterBackground, .background)], .background)
+            case .inactive: return ([(.didEnterBackground, .background)], .background)
+            default: return nil
+            }
+        case .resignActive:
+            guard state == .active else { return nil }
+            return ([(.willResignActive, .active)], .inactive)
+        case .becomeActive:
+            guard state == .inactive else { return nil }
+            return ([(.didBecomeActive, .active)], .active)
+        case .terminate:
+            guard running else { return nil }
+            return ([(.willTerminate, .terminating)], .terminated)
+        case .memoryWarning, .openURL, .ping, .note:
+            guard running else { return nil }
+            let event: ModelEvent
+            switch op {
+            case .openURL: event = .openURL
+            case .ping: event = .ping
+            case .note: event = .note
+            default: event = .didReceiveMemoryWarning
+            }
+            return ([(event, state)], state)
+        case .register:
+            guard state == .notRunning || running else { return nil }
+            var steps = running ? ModelEvent.launchSequence : []
+            if state == .active { steps.append(.didBecomeActive) }
+            if state == .background { steps.append(.didEnterBackground) }
+            return (steps.map { ($0, state) }, state)
+        case .remove:
+            let steps: [ModelEvent]
+            switch state {
+            case .notRunning: steps = []
+            case .active: steps = [.willResignActive, .didEnterBackground, .willTerminate]
+            case .inactive: steps = [.didEnterBackground, .willTerminate]
+            case .background: steps = [.willTerminate]
+            default: return nil
+            }
+            return (steps.map { ($0, state) }, state)
+        }
+    }
+
     /// Applies `op` and returns what the host must deliver, return and throw.
     mutating func apply(_ op: ModelOp) -> ModelOutcome {
         switch op {
         case .launch:
             return launch()
-        case .enterForeground:
-            guard state == .background else { return invalid() }
-            return transition([(.willEnterForeground, .background), (.didBecomeActive, .active)], to: .active)
-        case .enterBackground:
-            switch state {
-            case .active:
-                return transition([(.willResignActive, .active), (.didEnterBackground, .background)], to: .background)
-            case .inactive:
-                return transition([(.didEnterBackground, .background)], to: .background)
-            default:
-                return invalid()
-            }
-        case .resignActive:
-            guard state == .active else { return invalid() }
-            return transition([(.willResignActive, .active)], to: .inactive)
-        case .becomeActive:
-            guard state == .inactive else { return invalid() }
-            return transition([(.didBecomeActive, .active)], to: .active)
-        case .terminate:
-            guard isRunning else { return invalid() }
-            return transition([(.willTerminate, .terminating)], to: .terminated)
-        case .memoryWarning:
-            guard isRunning else { return invalid() }
-            return transition([(.didReceiveMemoryWarning, state)], to: state)
+        case .enterForeground, .enterBackground, .resignActive, .becomeActive, .terminate, .memoryWarning:
+            guard let rule = Self.rule(for: op, in: state) else { return invalid() }
+            return transition(rule.steps, to: rule.final)
         case .openURL, .ping:
-            guard isRunning else { return invalid() }
+            guard Self.rule(for: op, in: state) != nil else { return invalid() }
             let event: ModelEvent = op == .openURL ? .openURL : .ping
             let delivered = pass(event, to: plan(event), in: state)
             let result = combined(delivered.answers, unanswered: false)
             return finish(delivered.deliveries, delivered.failures, value: .bool(result), result: result)
         case .note:
-            guard isRunning else { return invalid() }
+            guard Self.rule(for: op, in: state) != nil else { return invalid() }
             let delivered = pass(.note, to: plan(.note), in: state)
             return finish(delivered.deliveries, delivered.failures, value: .none)
         case .register(let index):
@@ -585,7 +623,7 @@ struct ModelReference {
     }
 
     private mutating func launch() -> ModelOutcome {
-        guard state == .notRunning else { return invalid() }
+        guard Self.rule(for: .launch, in: state) != nil else { return invalid() }
         let everyone = participants
         let aborters = everyone.filter { aborts($0) }.reduce(0) { $0 | 1 << $1.index }
         var deliveries: [ModelDelivery] = []
@@ -645,7 +683,7 @@ struct ModelReference {
     }
 
     private mutating func register(_ spec: ModelSpec) -> ModelOutcome {
-        guard state == .notRunning || isRunning else { return invalid() }
+        guard let rule = Self.rule(for: .register(spec.index), in: state) else { return invalid() }
         func refused(_ code: String) -> ModelOutcome {
             ModelOutcome(
                 error: ModelErrorSummary(
@@ -665,9 +703,7 @@ struct ModelReference {
         guard state != .notRunning else { return ModelOutcome(value: .participant(spec.name)) }
 
         // Catch-up: the new module alone, in the host's current state.
-        var steps = ModelEvent.launchSequence
-        if state == .active { steps.append(.didBecomeActive) }
-        if state == .background { steps.append(.didEnterBackground) }
+        let steps = rule.steps.map { $0.0 }
         var deliveries: [ModelDelivery] = []
         var failures: [String] = []
         for event in steps {
@@ -684,7 +720,7 @@ struct ModelReference {
     }
 
     private mutating func remove(_ spec: ModelSpec) -> ModelOutcome {
-        guard state == .notRunning || isRunning else { return invalid() }
+        guard let rule = Self.rule(for: .remove(spec.index), in: state) else { return invalid() }
         guard let position = joined.firstIndex(where: { $0 === spec }) else {
             let error = ModelErrorSummary(
                 code: "removalFailed",
@@ -705,13 +741,7 @@ struct ModelReference {
             return ModelOutcome(error: error)
         }
         // Teardown: the module alone, in the host's current state.
-        let steps: [ModelEvent]
-        switch state {
-        case .active: steps = [.willResignActive, .didEnterBackground, .willTerminate]
-        case .inactive: steps = [.didEnterBackground, .willTerminate]
-        case .background: steps = [.willTerminate]
-        default: steps = []
-        }
+        let steps = rule.steps.map { $0.0 }
         var deliveries: [ModelDelivery] = []
         var failures: [String] = []
         for event in steps {

@@ -28,58 +28,28 @@ extension ApplicationHost {
             return .failure(
                 LifecycleError(code: .invalidRequest, request: request, state: currentState, file: file, line: line)
             )
-        case .enterForeground:
-            return await run(request, from: [.background], file: file, line: line) { _ in
-                ([(.background, .willEnterForeground), (.active, .didBecomeActive)], .active)
-            }
-        case .enterBackground:
-            return await run(request, from: [.active, .inactive], file: file, line: line) { state in
-                state == .active
-                    ? ([(.active, .willResignActive), (.background, .didEnterBackground)], .background)
-                    : ([(.background, .didEnterBackground)], .background)
-            }
-        case .resignActive:
-            return await run(request, from: [.active], file: file, line: line) { _ in
-                ([(.active, .willResignActive)], .inactive)
-            }
-        case .becomeActive:
-            return await run(request, from: [.inactive], file: file, line: line) { _ in
-                ([(.active, .didBecomeActive)], .active)
-            }
         case .terminate:
-            if [.active, .inactive, .background].contains(currentState) {
+            if HostStateMachine.allows(request, in: currentState) {
                 warmUpControl?.stop()
                 readiness.markNever(.terminated)
             }
-            return await run(request, from: [.active, .inactive, .background], file: file, line: line) { _ in
-                ([(.terminating, .willTerminate)], .terminated)
-            }
-        case .memoryWarning:
-            return await run(request, from: [.active, .inactive, .background], file: file, line: line) { state in
-                ([(state, .didReceiveMemoryWarning)], state)
-            }
+            return await run(request, file: file, line: line)
+        case .enterForeground, .enterBackground, .resignActive, .becomeActive, .memoryWarning:
+            return await run(request, file: file, line: line)
         }
     }
 
-    /// Checks that `request` is allowed in the current state, then delivers each step's event in the state
-    /// the step names (what a hook reads from ``state``), and ends in `final`.
-    ///
-    /// "Will" events are delivered in the state being left; "did" events in the state being entered.
-    private func run(
-        _ request: HostRequest,
-        from allowed: Set<ApplicationState>,
-        file: String,
-        line: Int,
-        steps: (ApplicationState) -> (steps: [(ApplicationState, LifecycleEvent)], final: ApplicationState)
-    ) async -> Result<Void, LifecycleError> {
-        let start = currentState
-        guard allowed.contains(start) else {
+    /// Asks ``HostStateMachine`` whether `request` is allowed in the current state, then delivers each
+    /// step's event in the state the step names (what a hook reads from ``state``), and ends in the
+    /// transition's final state.
+    private func run(_ request: HostRequest, file: String, line: Int) async -> Result<Void, LifecycleError> {
+        guard let plan = HostStateMachine.transition(for: request, from: currentState) else {
             return .failure(invalidTransition(request, file, line))
         }
-        let plan = steps(start)
         var failures: [HookFailure] = []
-        for (state, event) in plan.steps {
-            setState(state)
+        for step in plan.steps {
+            let event = step.event
+            setState(step.state)
             let delivery = await deliver(
                 event,
                 deadline: event == .willTerminate ? configuration.terminateDeadline : nil,
@@ -110,9 +80,11 @@ extension ApplicationHost {
     }
 
     func runLaunch(file: String, line: Int) async -> Result<LaunchResult, LifecycleError> {
-        guard currentState == .notRunning else {
+        guard let transition = HostStateMachine.transition(for: .launch, from: currentState) else {
             return .failure(invalidTransition(.launch, file, line))
         }
+        // The launch events, while `launching`; then launch is through, and the rest follows.
+        let launchSteps = transition.steps.prefix { $0.state == .launching }
         setState(.launching)
         // Whose failure aborts launch: a module's own policy, else the host's.
         let hostAborts = configuration.launchFailurePolicy == .abort
@@ -124,8 +96,7 @@ extension ApplicationHost {
         let scope: DeliveryScope = aborters.isEmpty ? .all : .untilFailureOf(aborters)
         var failures: [HookFailure] = []
         var results: [Bool] = []
-        let sequence: [LifecycleEvent] = [.willFinishLaunching, .setup, .initialize, .warmUp, .didFinishLaunching]
-        for (pass, event) in sequence.enumerated() {
+        for (pass, event) in launchSteps.map(\.event).enumerated() {
             if event == .warmUp {
                 guard configuration.didFinishLaunchingWaitsForWarmUp else { continue }
                 let warmUp = await runWarmUp(aborters: aborters, background: false)
@@ -155,8 +126,11 @@ extension ApplicationHost {
         // Launch is through: with warm-up done in place, everyone is ready now, not before, so a waiter is
         // never told "ready" by a launch that `didFinishLaunching` then aborts.
         if configuration.didFinishLaunchingWaitsForWarmUp { readiness.markAllReady() }
-        setState(.active)
-        failures += await deliver(.didBecomeActive).outcome.failures
+        for step in transition.steps.dropFirst(launchSteps.count) {
+            setState(step.state)
+            failures += await deliver(step.event).outcome.failures
+        }
+        setState(transition.final)
         if !configuration.didFinishLaunchingWaitsForWarmUp { startWarmUpInBackground(aborters: aborters) }
         let result = LaunchResult(willFinishLaunching: results[0], didFinishLaunching: results[1])
         guard failures.isEmpty else {
@@ -171,31 +145,39 @@ extension ApplicationHost {
     private func rollBack(reached: Set<Int>, failures: [HookFailure], file: String, line: Int) async -> LifecycleError {
         warmUpControl?.stop()
         readiness.markNever(.terminated)
-        setState(.terminating)
-        let rolledBack = plan(for: .willTerminate).filter { reached.contains($0.id) }
-        let delivery = await deliver(
-            .willTerminate,
-            scope: .only(reached),
-            deadline: configuration.terminateDeadline,
-            interruptible: true
-        )
-        setState(.terminated)
+        let rollback = HostStateMachine.rollback
+        var rolledBack: [Participant] = []
+        var abandoned: [Participant] = []
+        var rollbackFailures: [HookFailure] = []
+        for step in rollback.steps {
+            setState(step.state)
+            rolledBack += plan(for: step.event).filter { reached.contains($0.id) }
+            let delivery = await deliver(
+                step.event,
+                scope: .only(reached),
+                deadline: configuration.terminateDeadline,
+                interruptible: true
+            )
+            rollbackFailures += delivery.outcome.failures
+            abandoned += delivery.abandoned
+        }
+        setState(rollback.final)
         var error = LifecycleError(
             code: .launchAborted,
             request: .launch,
-            state: .terminated,
-            failures: failures + delivery.outcome.failures,
+            state: rollback.final,
+            failures: failures + rollbackFailures,
             rolledBack: rolledBack,
             file: file,
             line: line
         )
-        error.abandoned = delivery.abandoned
+        error.abandoned = abandoned
         return error
     }
 
     func runOpenURL(_ url: URL, file: String, line: Int) async -> Result<Bool, LifecycleError> {
         let request = HostRequest.open(url)
-        guard currentState.isRunning else {
+        guard HostStateMachine.allows(request, in: currentState) else {
             return .failure(invalidTransition(request, file, line))
         }
         mailbox.setEventInProgress(.openURL)
@@ -217,7 +199,7 @@ extension ApplicationHost {
     func deliverCustom<E: CustomEvent>(_ event: E, file: String, line: Int) async -> Result<E.Result, LifecycleError> {
         let lifecycleEvent = LifecycleEvent(custom: E.self)
         let request = HostRequest.custom(lifecycleEvent)
-        guard currentState.isRunning else {
+        guard HostStateMachine.allows(request, in: currentState) else {
             return .failure(invalidTransition(request, file, line))
         }
         mailbox.setEventInProgress(lifecycleEvent)

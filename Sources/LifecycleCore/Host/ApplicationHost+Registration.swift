@@ -75,9 +75,6 @@ extension ApplicationHost {
         }
     }
 
-    /// The states in which modules can join or leave.
-    private static let changeableStates: Set<ApplicationState> = [.notRunning, .active, .inactive, .background]
-
     func runRegister(
         _ module: any LifecycleModule.Type,
         file: String,
@@ -85,7 +82,9 @@ extension ApplicationHost {
     ) async -> Result<Participant, LifecycleError> {
         let request = HostRequest.register(module)
         let state = currentState
-        guard Self.changeableStates.contains(state) else { return .failure(invalidTransition(request, file, line)) }
+        guard let catchUp = HostStateMachine.transition(for: request, from: state) else {
+            return .failure(invalidTransition(request, file, line))
+        }
         let before = dispatcher
         let added: (dispatcher: any LifecycleDispatcher, participant: Participant)
         do {
@@ -103,20 +102,14 @@ extension ApplicationHost {
         }
         replaceDispatcher(added.dispatcher)
         let participant = added.participant
-        guard state != .notRunning else { return .success(participant) }
+        guard !catchUp.steps.isEmpty else { return .success(participant) }  // not launched: it launches with all
 
         readiness.markPending(participant.id)
-        var steps: [LifecycleEvent] = [.willFinishLaunching, .setup, .initialize, .warmUp, .didFinishLaunching]
-        switch state {
-        case .active: steps.append(.didBecomeActive)
-        case .background: steps.append(.didEnterBackground)
-        default: break
-        }
         let aborts =
             added.dispatcher.failurePolicy(of: participant).map { $0 == .abort }
             ?? (configuration.launchFailurePolicy == .abort)
         var failures: [HookFailure] = []
-        for event in steps {
+        for event in catchUp.steps.map(\.event) {
             if event == .warmUp {
                 // A warm-up still running in the background may not have reached this module's
                 // dependencies yet: like any warm-up, this one starts only after theirs.
@@ -128,7 +121,9 @@ extension ApplicationHost {
             failures += delivery.outcome.failures
             // As in launch: a launch event's failure takes the module out under `abort`, and its timeout
             // under `.fail`. Failures after launch (didBecomeActive, didEnterBackground) leave it in.
-            guard event.isLaunchEvent, delivery.stopped || (aborts && !delivery.outcome.failures.isEmpty) else {
+            guard HostStateMachine.launchEvents.contains(event),
+                delivery.stopped || (aborts && !delivery.outcome.failures.isEmpty)
+            else {
                 continue
             }
             // It failed its own launch: it cleans up itself, like launch's failing participant, and leaves
@@ -155,7 +150,9 @@ extension ApplicationHost {
     func runRemove(_ module: any LifecycleModule.Type, file: String, line: Int) async -> Result<Void, LifecycleError> {
         let request = HostRequest.remove(module)
         let state = currentState
-        guard Self.changeableStates.contains(state) else { return .failure(invalidTransition(request, file, line)) }
+        guard let teardown = HostStateMachine.transition(for: request, from: state) else {
+            return .failure(invalidTransition(request, file, line))
+        }
         let removed: (dispatcher: any LifecycleDispatcher, participant: Participant)
         do {
             removed = try dispatcher.removing(module)
@@ -165,16 +162,9 @@ extension ApplicationHost {
             return .failure(refusal)
         }
         let participant = removed.participant
-        let steps: [LifecycleEvent]
-        switch state {
-        case .active: steps = [.willResignActive, .didEnterBackground, .willTerminate]
-        case .inactive: steps = [.didEnterBackground, .willTerminate]
-        case .background: steps = [.willTerminate]
-        default: steps = []
-        }
         var failures: [HookFailure] = []
         var abandoned: [Participant] = []
-        for event in steps {
+        for event in teardown.steps.map(\.event) {
             let delivery = await deliver(
                 event,
                 scope: .only([participant.id]),
@@ -202,12 +192,5 @@ extension ApplicationHost {
             return .failure(error)
         }
         return failures.isEmpty ? .success(()) : .failure(hookFailed(request, failures, result: nil, file, line))
-    }
-}
-
-extension LifecycleEvent {
-    /// Whether the event is one of launch's: a failure in it counts against the launch failure policy.
-    fileprivate var isLaunchEvent: Bool {
-        [.willFinishLaunching, .setup, .initialize, .warmUp, .didFinishLaunching].contains(self)
     }
 }
