@@ -10,7 +10,9 @@ extension DelegateProxy {
 
     /// Delivers a built-in event that carries no argument to every implementer, in order.
     ///
-    /// Not API: the host delivers events. Exposed as SPI for benchmarks and the package's tests.
+    /// Not API: the host delivers events. This is the package's one SPI (`@_spi(Benchmarks)`): the nested
+    /// Benchmarks package measures the proxy's fan-out without a host, and `package` access does not reach
+    /// another package. The package's own tests use the `package` entry points instead.
     ///
     /// For `LifecycleEvent.openURL` use ``open(_:observer:)``, which carries the URL; here
     /// it delivers nothing and returns the event's default.
@@ -18,7 +20,7 @@ extension DelegateProxy {
     /// - Parameters:
     ///   - event: The event to deliver.
     ///   - observer: Told about each hook call as it completes, with its duration. `nil` skips timing.
-    @_spi(Dispatch) public func deliver(
+    @_spi(Benchmarks) public func deliver(
         _ event: LifecycleEvent,
         observer: DeliveryObserver? = nil
     ) async -> EventOutcome<Bool> {
@@ -28,7 +30,7 @@ extension DelegateProxy {
     /// Delivers `LifecycleEvent.openURL` for `url` to every implementer. SPI, like ``deliver(_:observer:)``.
     ///
     /// - Returns: An outcome whose result is `true` if any participant handled the URL.
-    @_spi(Dispatch) public func open(_ url: URL, observer: DeliveryObserver? = nil) async -> EventOutcome<Bool> {
+    @_spi(Benchmarks) public func open(_ url: URL, observer: DeliveryObserver? = nil) async -> EventOutcome<Bool> {
         await open(url, observer: observer, from: 0, supervisor: nil)
     }
 
@@ -54,7 +56,7 @@ extension DelegateProxy {
 
     /// Delivers the custom event `event` to every participant that handles it. SPI, like
     /// ``deliver(_:observer:)``.
-    @_spi(Dispatch) public func deliver<E: CustomEvent>(
+    @_spi(Benchmarks) public func deliver<E: CustomEvent>(
         _ event: E,
         observer: DeliveryObserver? = nil
     ) async -> EventOutcome<E.Result> {

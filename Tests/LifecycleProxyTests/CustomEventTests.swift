@@ -1,5 +1,5 @@
 import LifecycleCore
-@_spi(Dispatch) import LifecycleProxy
+import LifecycleProxy
 import Testing
 
 struct Ping: CustomEvent {
@@ -88,7 +88,7 @@ struct CustomEventTests {
         #expect(host.customEvents.map(\.name) == ["ask", "Ping"])
 
         let proxy = try makeProxy([Silent.self])
-        let outcome = await proxy.deliver(Ask())
+        let outcome = await proxy.deliverDirectly(Ask())
         #expect(outcome.result == false)
         #expect(outcome.delivered == 0)
         #expect(proxy.responds(to: LifecycleEvent(custom: Ask.self)) == false)

@@ -1,4 +1,4 @@
-@_spi(Dispatch) import LifecycleProxy
+import LifecycleProxy
 import LifecycleCore
 import Testing
 

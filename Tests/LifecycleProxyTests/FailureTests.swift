@@ -1,6 +1,6 @@
 import Foundation
 import LifecycleCore
-@_spi(Dispatch) import LifecycleProxy
+import LifecycleProxy
 import Testing
 
 struct BrokenInit: LifecycleModule {

@@ -1,6 +1,6 @@
 import Foundation
 import LifecycleCore
-@_spi(Dispatch) import LifecycleProxy
+import LifecycleProxy
 
 /// An ordered log of deliveries, written by the fixture participants as "event Name".
 final class Journal: Sendable {
@@ -175,4 +175,21 @@ func makeProxy(
         delegate: delegate,
         launchOptions: options
     )
+}
+
+extension DelegateProxy {
+    /// Delivers `event` through the proxy alone, without a host, over the package's dispatcher seam.
+    func deliverDirectly(_ event: LifecycleEvent) async -> EventOutcome<Bool> {
+        await deliver(event, scope: .all, observer: nil, from: 0, supervisor: nil)
+    }
+
+    /// Delivers open-URL for `url` through the proxy alone.
+    func openDirectly(_ url: URL) async -> EventOutcome<Bool> {
+        await open(url, observer: nil, from: 0, supervisor: nil)
+    }
+
+    /// Delivers the custom event `event` through the proxy alone.
+    func deliverDirectly<E: CustomEvent>(_ event: E) async -> EventOutcome<E.Result> {
+        await deliver(event, observer: nil, from: 0, supervisor: nil)
+    }
 }

@@ -1,5 +1,5 @@
 import LifecycleCore
-@_spi(Dispatch) import LifecycleProxy
+import LifecycleProxy
 import Testing
 
 @Suite("Delivery order")

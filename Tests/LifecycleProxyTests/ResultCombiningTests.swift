@@ -1,6 +1,6 @@
 import Foundation
 import LifecycleCore
-@_spi(Dispatch) import LifecycleProxy
+import LifecycleProxy
 import Testing
 
 @Suite("Combined results and responds(to:)")
@@ -20,7 +20,7 @@ struct ResultCombiningTests {
         let script = Script(answers: ["High openURL": first, "Low openURL": second])
         let proxy = try makeProxy([High.self, Silent.self, Low.self], script: script)
 
-        let outcome = await proxy.open(Self.url)
+        let outcome = await proxy.openDirectly(Self.url)
 
         #expect(outcome.result == combined)
         #expect(outcome.delivered == 2)
@@ -56,7 +56,7 @@ struct ResultCombiningTests {
         #expect(try await host.open(Self.url) == false)
 
         let proxy = try makeProxy([Silent.self])
-        let outcome = await proxy.open(Self.url)
+        let outcome = await proxy.openDirectly(Self.url)
         #expect(outcome.result == false)
         #expect(outcome.delivered == 0)
     }
@@ -68,11 +68,11 @@ struct ResultCombiningTests {
         #expect(proxy.plan(for: .openURL).map { shortName($0.name) } == ["URLOnly"])
         #expect(proxy.plan(for: .didBecomeActive).isEmpty)
         // URLOnly answered false: the result is false, not the "nobody implements" default.
-        let outcome = await proxy.open(Self.url)
+        let outcome = await proxy.openDirectly(Self.url)
         #expect(outcome.result == false)
         #expect(outcome.delivered == 1)
         // A launch event nobody implements keeps its default (true), even with modules present.
-        let launch = await proxy.deliver(.willFinishLaunching)
+        let launch = await proxy.deliverDirectly(.willFinishLaunching)
         #expect(launch.result == true)
         #expect(launch.delivered == 0)
     }

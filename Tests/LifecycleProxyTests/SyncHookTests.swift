@@ -1,6 +1,6 @@
 import Foundation
 import LifecycleCore
-@_spi(Dispatch) import LifecycleProxy
+import LifecycleProxy
 import Testing
 
 /// A participant that adopts the synchronous form of every event that has one. ``RecordsEverything``'s
@@ -54,12 +54,12 @@ struct SyncHookTests {
         let script = Script()
         let proxy = try makeProxy(Self.interleaved, script: script)
         for event in [LifecycleEvent.didBecomeActive, .willEnterForeground, .didReceiveMemoryWarning] {
-            let outcome = await proxy.deliver(event)
+            let outcome = await proxy.deliverDirectly(event)
             #expect(outcome.delivered == 4)
             #expect(script.journal.receivers(of: event.name) == Self.forward, "\(event)")
         }
         for event in [LifecycleEvent.willResignActive, .didEnterBackground, .willTerminate] {
-            _ = await proxy.deliver(event)
+            _ = await proxy.deliverDirectly(event)
             #expect(script.journal.receivers(of: event.name) == Self.forward.reversed(), "\(event)")
         }
         #expect(proxy.plan(for: .didBecomeActive).map { shortName($0.name) } == Self.forward)
@@ -95,7 +95,7 @@ struct SyncHookTests {
     func answersCombineAcrossForms(first: Bool, second: Bool, combined: Bool) async throws {
         let script = Script(answers: ["SyncHigh openURL": first, "NormalA openURL": second])
         let proxy = try makeProxy([NormalA.self, Silent.self, SyncHigh.self], script: script)
-        let outcome = await proxy.open(ResultCombiningTests.url)
+        let outcome = await proxy.openDirectly(ResultCombiningTests.url)
         #expect(outcome.result == combined)
         #expect(outcome.delivered == 2)
         #expect(script.journal.receivers(of: "openURL") == ["SyncHigh", "NormalA"])
@@ -105,7 +105,7 @@ struct SyncHookTests {
     func throwingSyncHook() async throws {
         let script = Script(failing: ["SyncNormal didBecomeActive"])
         let proxy = try makeProxy(Self.interleaved, script: script)
-        let outcome = await proxy.deliver(.didBecomeActive)
+        let outcome = await proxy.deliverDirectly(.didBecomeActive)
         #expect(outcome.failures.map { shortName($0.participant.name) } == ["SyncNormal"])
         #expect(
             outcome.failures.first?.error as? FixtureFailure
@@ -129,8 +129,8 @@ struct SyncHookTests {
     func mixedForms() async throws {
         let script = Script()
         let proxy = try makeProxy([MixedForms.self, SyncHigh.self], script: script)
-        _ = await proxy.deliver(.didBecomeActive)
-        _ = await proxy.deliver(.willResignActive)
+        _ = await proxy.deliverDirectly(.didBecomeActive)
+        _ = await proxy.deliverDirectly(.willResignActive)
         #expect(script.journal.receivers(of: "didBecomeActive") == ["SyncHigh", "MixedForms"])
         #expect(script.journal.receivers(of: "willResignActive") == ["MixedForms", "SyncHigh"])
 

@@ -1,6 +1,6 @@
 import Foundation
 import LifecycleCore
-@_spi(Dispatch) import LifecycleProxy
+@_spi(Benchmarks) import LifecycleProxy
 import SyntheticModules
 
 #if GeneratedModules
