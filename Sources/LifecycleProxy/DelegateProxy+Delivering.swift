@@ -8,30 +8,23 @@ public import LifecycleCore
 extension DelegateProxy {
     // MARK: - Delivering
 
-    /// Delivers a built-in event that carries no argument to every implementer, in order.
+    /// Delivers a built-in event that carries no argument to every implementer, in order, and returns the
+    /// combined result. Failures are not reported.
     ///
     /// Not API: the host delivers events. This is the package's one SPI (`@_spi(Benchmarks)`): the nested
     /// Benchmarks package measures the proxy's fan-out without a host, and `package` access does not reach
     /// another package. The package's own tests use the `package` entry points instead.
     ///
-    /// For `LifecycleEvent.openURL` use ``open(_:observer:)``, which carries the URL; here
-    /// it delivers nothing and returns the event's default.
-    ///
-    /// - Parameters:
-    ///   - event: The event to deliver.
-    ///   - observer: Told about each hook call as it completes, with its duration. `nil` skips timing.
-    @_spi(Benchmarks) public func deliver(
-        _ event: LifecycleEvent,
-        observer: DeliveryObserver? = nil
-    ) async -> EventOutcome<Bool> {
-        await deliver(event, scope: .all, observer: observer, from: 0, supervisor: nil)
+    /// For `LifecycleEvent.openURL` use ``open(_:)``, which carries the URL; here it delivers nothing and
+    /// returns the event's default.
+    @_spi(Benchmarks) public func deliver(_ event: LifecycleEvent) async -> Bool {
+        await deliver(event, scope: .all, observer: nil, from: 0, supervisor: nil).result
     }
 
-    /// Delivers `LifecycleEvent.openURL` for `url` to every implementer. SPI, like ``deliver(_:observer:)``.
-    ///
-    /// - Returns: An outcome whose result is `true` if any participant handled the URL.
-    @_spi(Benchmarks) public func open(_ url: URL, observer: DeliveryObserver? = nil) async -> EventOutcome<Bool> {
-        await open(url, observer: observer, from: 0, supervisor: nil)
+    /// Delivers `LifecycleEvent.openURL` for `url` to every implementer; `true` if any handled it. SPI, like
+    /// ``deliver(_:)-(LifecycleEvent)``.
+    @_spi(Benchmarks) public func open(_ url: URL) async -> Bool {
+        await open(url, observer: nil, from: 0, supervisor: nil).result
     }
 
     package func open(
@@ -54,13 +47,10 @@ extension DelegateProxy {
         )
     }
 
-    /// Delivers the custom event `event` to every participant that handles it. SPI, like
-    /// ``deliver(_:observer:)``.
-    @_spi(Benchmarks) public func deliver<E: CustomEvent>(
-        _ event: E,
-        observer: DeliveryObserver? = nil
-    ) async -> EventOutcome<E.Result> {
-        await deliver(event, observer: observer, from: 0, supervisor: nil)
+    /// Delivers the custom event `event` to every participant that handles it, and returns the combined
+    /// result. SPI, like ``deliver(_:)-(LifecycleEvent)``.
+    @_spi(Benchmarks) public func deliver<E: CustomEvent>(_ event: E) async -> E.Result {
+        await deliver(event, observer: nil, from: 0, supervisor: nil).result
     }
 
     package func deliver<E: CustomEvent>(

@@ -17,6 +17,10 @@ public import LifecycleCore
 /// default applies (see `LifecycleEvent.resultRule`). A hook that throws is recorded in the
 /// outcome's `failures` and delivery goes on.
 ///
+/// Programs build a host with `ApplicationHost(manifest:delegate:launchOptions:configuration:)`, which
+/// builds its proxy. A proxy on its own, built with ``init(manifest:delegate:launchOptions:)``, shows the
+/// order and the implementers of each event without a host; it delivers nothing.
+///
 /// ## Cost
 /// The order, and one implementer list per event, are computed once, in the initializer. Delivering an
 /// event walks one array by index: no existential copy per participant and no lookup; nothing is allocated

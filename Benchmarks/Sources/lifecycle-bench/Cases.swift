@@ -160,29 +160,29 @@ private func boolCases(_ fixture: Fixture) -> [BenchCase] {
     return [
         BenchCase(system: .proxyDidFinishLaunching, modules: n, expectedTicks: n) { meter, iterations in
             meter.begin()
-            for _ in 0..<iterations { check(await proxy.deliver(.didFinishLaunching).result, .proxyDidFinishLaunching) }
+            for _ in 0..<iterations { check(await proxy.deliver(.didFinishLaunching), .proxyDidFinishLaunching) }
             meter.end()
         },
         BenchCase(system: .proxyOpenURL, modules: n, expectedTicks: n) { meter, iterations in
             meter.begin()
-            for _ in 0..<iterations { check(await proxy.open(url).result, .proxyOpenURL) }
+            for _ in 0..<iterations { check(await proxy.open(url), .proxyOpenURL) }
             meter.end()
         },
         BenchCase(system: .proxySyncDidFinishLaunching, modules: n, expectedTicks: n) { meter, iterations in
             meter.begin()
             for _ in 0..<iterations {
-                check(await syncProxy.deliver(.didFinishLaunching).result, .proxySyncDidFinishLaunching)
+                check(await syncProxy.deliver(.didFinishLaunching), .proxySyncDidFinishLaunching)
             }
             meter.end()
         },
         BenchCase(system: .proxySyncOpenURL, modules: n, expectedTicks: n) { meter, iterations in
             meter.begin()
-            for _ in 0..<iterations { check(await syncProxy.open(url).result, .proxySyncOpenURL) }
+            for _ in 0..<iterations { check(await syncProxy.open(url), .proxySyncOpenURL) }
             meter.end()
         },
         BenchCase(system: .proxyCustomBool, modules: n, expectedTicks: n) { meter, iterations in
             meter.begin()
-            for _ in 0..<iterations { check(await proxy.deliver(Ping()).result, .proxyCustomBool) }
+            for _ in 0..<iterations { check(await proxy.deliver(Ping()), .proxyCustomBool) }
             meter.end()
         },
         BenchCase(system: .concreteBoolLoop, modules: n, expectedTicks: n) { meter, iterations in

@@ -96,12 +96,11 @@ public struct HostRequest: Sendable, Hashable, CustomStringConvertible {
 
     /// The requests the host accepts in `state`, in the order a lifecycle usually makes them.
     public static func allowed(in state: ApplicationState) -> [HostRequest] {
-        switch state {
-        case .notRunning: return [.launch]
-        case .active: return [.enterBackground, .resignActive, .terminate]
-        case .inactive: return [.becomeActive, .enterBackground, .terminate]
-        case .background: return [.enterForeground, .terminate]
-        case .launching, .terminating, .terminated: return []
-        }
+        transitions.filter { HostStateMachine.allows($0, in: state) }
     }
+
+    /// The state transitions, in the order a lifecycle usually makes them.
+    private static let transitions: [HostRequest] = [
+        .launch, .becomeActive, .enterForeground, .enterBackground, .resignActive, .terminate,
+    ]
 }
