@@ -9,7 +9,7 @@ extension DelegateProxy {
         var disabled: [(name: String, reason: String)] = []
         var enabled: [ModuleManifest.Entry] = []
         for entry in manifest.entries {
-            if let gated = entry.type as? any EnvironmentGatedModule.Type,
+            if let gated = entry.gated,
                 let reason = gated.enablement(for: options).disabledReason
             {
                 disabled.append((entry.moduleName, reason))
@@ -88,7 +88,7 @@ extension DelegateProxy {
         var dependencies: [[Int]] = Array(repeating: [], count: entries.count)
         var missing: [(String, String)] = []
         for (index, entry) in entries.enumerated() {
-            guard let dependent = entry.type as? any DependentModule.Type else { continue }
+            guard let dependent = entry.dependent else { continue }
             for dependency in dependent.dependencies {
                 // Names are built only for messages: `String(reflecting:)` is slow for nested generic types.
                 if ObjectIdentifier(dependency) == ObjectIdentifier(entry.type) {
@@ -235,5 +235,47 @@ private struct ReadyHeap {
             heap.swapAt(parent, best)
             parent = best
         }
+    }
+}
+
+extension DelegateProxy {
+    /// Checks each module's declared capabilities (see `DeclaredModule`) against the runtime's answer, and
+    /// throws `capabilityMismatch` naming every module whose declaration differs. `hooks` are the modules'
+    /// hooks as the proxy found them, in the order of `modules`.
+    ///
+    /// The generated code cannot claim a capability a type lacks (that would not compile), so a difference
+    /// is a conformance the discovery plugin did not see. Debug builds run this whenever a proxy is built;
+    /// release builds trust the declarations and ask the runtime nothing.
+    static func checkDeclarations(
+        of modules: [ModuleSlot],
+        hooks: ArraySlice<ModuleHooks>
+    ) throws(ManifestError) {
+        var names: [String] = []
+        var differences: [String] = []
+        for (slot, declared) in zip(modules, hooks) {
+            guard let capabilities = slot.entry.capabilities else { continue }
+            let runtime = ModuleHooks(casting: slot.instance).shape + slot.entry.castShape
+            let claimed = declared.shape + capabilities.shape
+            guard runtime != claimed else { continue }
+            let missed = runtime.filter { !claimed.contains($0) }
+            let extra = claimed.filter { !runtime.contains($0) }
+            names.append(slot.entry.moduleName)
+            var detail = "`\(slot.entry.moduleName)` (manifest `\(slot.entry.source)`)"
+            if !missed.isEmpty { detail += " implements \(missed.joined(separator: ", ")) but is not declared to" }
+            if !extra.isEmpty {
+                detail += missed.isEmpty ? "" : ", and"
+                detail += " is declared with \(extra.joined(separator: ", ")), which it does not implement"
+            }
+            differences.append(detail)
+        }
+        guard !differences.isEmpty else { return }
+        throw ManifestError(
+            code: .capabilityMismatch,
+            modules: names,
+            description: "The generated manifest's capability table does not match these modules' conformances: "
+                + differences.joined(separator: "; ")
+                + ". The discovery plugin reads conformances from each module's own target; declare the "
+                + "conformance there (not in an extension in another target), or list the module by hand."
+        )
     }
 }

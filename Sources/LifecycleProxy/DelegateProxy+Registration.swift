@@ -150,7 +150,7 @@ extension DelegateProxy {
             )
         }
         let dependents = modules.filter { slot in
-            guard let dependent = slot.entry.type as? any DependentModule.Type else { return false }
+            guard let dependent = slot.entry.dependent else { return false }
             return dependent.dependencies.contains { ObjectIdentifier($0) == key }
         }
         guard dependents.isEmpty else {

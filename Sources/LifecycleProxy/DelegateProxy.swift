@@ -147,99 +147,61 @@ public final class DelegateProxy: Sendable {
         self.nextID = nextID
         self.disabledModules = disabled
 
-        // The participant table: the delegate, then modules in delivery order.
-        var table: [(participant: Participant, instance: any Sendable)] = []
-        if let delegate { table.append((delegate.participant, delegate.instance)) }
-        for slot in modules { table.append((slot.participant, slot.instance)) }
+        // The participants: the delegate, then modules in delivery order; and each one's hooks, declared by
+        // a generated manifest or found by runtime casts (see `ModuleHooks`).
+        var participants: [Participant] = []
+        var hooks: [ModuleHooks] = []
+        participants.reserveCapacity(modules.count + 1)
+        hooks.reserveCapacity(modules.count + 1)
+        if let delegate {
+            participants.append(delegate.participant)
+            hooks.append(ModuleHooks(casting: delegate.instance))
+        }
+        for slot in modules {
+            participants.append(slot.participant)
+            hooks.append(slot.entry.hooks(of: slot.instance))
+        }
+        #if DEBUG
+        try Self.checkDeclarations(of: modules, hooks: hooks.suffix(modules.count))
+        #endif
 
-        self.participants = table.map(\.participant)
+        self.participants = participants
         var budgeted: [Int: any TimeBudgetedModule.Type] = [:]
-        for (participant, instance) in table {
-            if let type = type(of: instance) as? any TimeBudgetedModule.Type, !participant.isDelegate {
-                budgeted[participant.id] = type
-            }
+        var policies: [Int: ModuleFailurePolicy] = [:]
+        var idOfType: [ObjectIdentifier: Int] = [:]
+        for slot in modules {
+            if let type = slot.entry.budgeted { budgeted[slot.participant.id] = type }
+            if let type = slot.entry.failurePolicy { policies[slot.participant.id] = type.failurePolicy }
+            idOfType[ObjectIdentifier(slot.entry.type)] = slot.participant.id
         }
         self.budgeted = budgeted
-        var policies: [Int: ModuleFailurePolicy] = [:]
-        for (participant, instance) in table where !participant.isDelegate {
-            if let type = type(of: instance) as? any FailurePolicyModule.Type {
-                policies[participant.id] = type.failurePolicy
-            }
-        }
         self.policies = policies
-        self.context = context
-        self.willFinishLaunching = Implementers(
-            table,
-            .forward,
-            sync: { $0 as? any SyncWillFinishLaunching },
-            cast: { $0 as? any WillFinishLaunching }
-        )
-        self.setup = Implementers(table, .forward, sync: { $0 as? any SyncSetupStage }, cast: { $0 as? any SetupStage })
-        self.initialize = Implementers(
-            table,
-            .forward,
-            sync: { $0 as? any SyncInitializeStage },
-            cast: { $0 as? any InitializeStage }
-        )
-        self.warmUp = Implementers(table, .forward, cast: { $0 as? any WarmUpStage })
-        self.didFinishLaunching = Implementers(
-            table,
-            .forward,
-            sync: { $0 as? any SyncDidFinishLaunching },
-            cast: { $0 as? any DidFinishLaunching }
-        )
-        var idOfType: [ObjectIdentifier: Int] = [:]
-        for slot in modules { idOfType[ObjectIdentifier(slot.entry.type)] = slot.participant.id }
         var dependencyIndices: [Int: [Int]] = [:]
         for slot in modules {
-            guard let dependent = slot.entry.type as? any DependentModule.Type else { continue }
+            guard let dependent = slot.entry.dependent else { continue }
             dependencyIndices[slot.participant.id] = dependent.dependencies.compactMap {
                 idOfType[ObjectIdentifier($0)]
             }
         }
         self.dependencyIndices = dependencyIndices
-        self.willEnterForeground = Implementers(
-            table,
-            .forward,
-            sync: { $0 as? any SyncWillEnterForeground },
-            cast: { $0 as? any WillEnterForeground }
-        )
-        self.didBecomeActive = Implementers(
-            table,
-            .forward,
-            sync: { $0 as? any SyncDidBecomeActive },
-            cast: { $0 as? any DidBecomeActive }
-        )
-        self.willResignActive = Implementers(
-            table,
-            .reverse,
-            sync: { $0 as? any SyncWillResignActive },
-            cast: { $0 as? any WillResignActive }
-        )
-        self.didEnterBackground = Implementers(
-            table,
-            .reverse,
-            sync: { $0 as? any SyncDidEnterBackground },
-            cast: { $0 as? any DidEnterBackground }
-        )
-        self.willTerminate = Implementers(
-            table,
-            .reverse,
-            sync: { $0 as? any SyncWillTerminate },
-            cast: { $0 as? any WillTerminate }
-        )
-        self.didReceiveMemoryWarning = Implementers(
-            table,
-            .forward,
-            sync: { $0 as? any SyncDidReceiveMemoryWarning },
-            cast: { $0 as? any DidReceiveMemoryWarning }
-        )
-        self.openURL = Implementers(table, .forward, sync: { $0 as? any SyncOpenURL }, cast: { $0 as? any OpenURL })
+        self.context = context
+        self.willFinishLaunching = Implementers(participants, .forward) { hooks[$0].willFinishLaunchingHook }
+        self.setup = Implementers(participants, .forward) { hooks[$0].setupHook }
+        self.initialize = Implementers(participants, .forward) { hooks[$0].initializeHook }
+        self.warmUp = Implementers(participants, .forward) { hooks[$0].warmUpHook }
+        self.didFinishLaunching = Implementers(participants, .forward) { hooks[$0].didFinishLaunchingHook }
+        self.willEnterForeground = Implementers(participants, .forward) { hooks[$0].willEnterForegroundHook }
+        self.didBecomeActive = Implementers(participants, .forward) { hooks[$0].didBecomeActiveHook }
+        self.willResignActive = Implementers(participants, .reverse) { hooks[$0].willResignActiveHook }
+        self.didEnterBackground = Implementers(participants, .reverse) { hooks[$0].didEnterBackgroundHook }
+        self.willTerminate = Implementers(participants, .reverse) { hooks[$0].willTerminateHook }
+        self.didReceiveMemoryWarning = Implementers(participants, .forward) { hooks[$0].didReceiveMemoryWarningHook }
+        self.openURL = Implementers(participants, .forward) { hooks[$0].openURLHook }
 
         var routes = CustomRouteTable()
-        for (participant, instance) in table {
-            guard let handler = instance as? any CustomEventHandling else { continue }
-            try Self.register(handler, as: participant, in: &routes)
+        for index in participants.indices {
+            guard let handler = hooks[index].customEventHandler else { continue }
+            try Self.register(handler, as: participants[index], in: &routes)
         }
         (self.customRoutes, self.customEvents) = routes.build()
     }

@@ -25,13 +25,12 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable>: Sendable {
     /// `participants`, cut into stretches of one form.
     let runs: [Run]
 
-    /// Picks from `table` the participants that implement the event, in `direction` order: those that
-    /// `cast` accepts, called synchronously if `syncCast` accepts them too.
+    /// Picks from `participants` those that implement the event, in `direction` order: `form(i)` is the
+    /// hook of participant `i`, in the form it adopted, or `nil` if it does not handle the event.
     init(
-        _ table: [(participant: Participant, instance: any Sendable)],
+        _ table: [Participant],
         _ direction: DeliveryDirection,
-        sync syncCast: (any Sendable) -> SyncHook?,
-        cast: (any Sendable) -> Hook?
+        form: (Int) -> HookForm<Hook, SyncHook>?
     ) {
         var participants: [Participant] = []
         var hooks: [Hook] = []
@@ -39,20 +38,18 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable>: Sendable {
         var runs: [Run] = []
         let order = direction == .forward ? Array(table.indices) : table.indices.reversed()
         for index in order {
-            let (participant, instance) = table[index]
-            // The asynchronous protocol first: the synchronous one refines it, so a participant that does
-            // not handle the event costs one conformance check, not two.
-            guard let hook = cast(instance) else { continue }
+            guard let form = form(index) else { continue }
             let isSync: Bool
-            if let syncHook = syncCast(instance) {
+            switch form {
+            case .sync(let syncHook):
                 syncHooks.append(syncHook)
                 isSync = true
-            } else {
+            case .async(let hook):
                 hooks.append(hook)
                 isSync = false
             }
             let position = participants.count
-            participants.append(participant)
+            participants.append(table[index])
             if let last = runs.last, last.isSync == isSync {
                 runs[runs.count - 1] = Run(
                     isSync: isSync,
@@ -226,17 +223,6 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable>: Sendable {
                 }
             }
         }
-    }
-}
-
-extension Implementers where SyncHook == Never {
-    /// Implementers of an event that has no synchronous form.
-    init(
-        _ table: [(participant: Participant, instance: any Sendable)],
-        _ direction: DeliveryDirection,
-        cast: (any Sendable) -> Hook?
-    ) {
-        self.init(table, direction, sync: { _ in nil }, cast: cast)
     }
 }
 

@@ -17,6 +17,7 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
             case moduleDisabled
             case notAParticipant
             case requiredByOthers
+            case capabilityMismatch
         }
 
         private let base: Base
@@ -43,6 +44,9 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
         public static let notAParticipant = Code(base: .notAParticipant)
         /// A module removed at run time is a dependency of modules that stay.
         public static let requiredByOthers = Code(base: .requiredByOthers)
+        /// A generated manifest declares capabilities for a module that differ from its conformances: the
+        /// discovery plugin did not see a conformance (checked in debug builds).
+        public static let capabilityMismatch = Code(base: .capabilityMismatch)
 
         public var description: String { base.rawValue }
     }

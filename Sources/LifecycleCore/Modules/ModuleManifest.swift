@@ -15,6 +15,15 @@ public struct ModuleManifest: Sendable {
         public let type: any LifecycleModule.Type
         /// The name of the manifest that listed it, for error messages.
         public let source: String
+        /// What the type implements, when a generated manifest declared it (see ``DeclaredModule``); `nil`
+        /// when the host asks the runtime.
+        package let capabilities: ModuleCapabilities?
+
+        package init(type: any LifecycleModule.Type, source: String, capabilities: ModuleCapabilities? = nil) {
+            self.type = type
+            self.source = source
+            self.capabilities = capabilities
+        }
 
         /// The module's module-qualified type name.
         public var moduleName: String { type.moduleName }
@@ -36,6 +45,14 @@ public struct ModuleManifest: Sendable {
         self.name = name
         self.sourceModules = sourceModules
         self.entries = modules.map { Entry(type: $0, source: name) }
+    }
+
+    /// Creates a manifest that lists `modules` in this order, each with the capabilities declared for it:
+    /// what `ModuleDiscoveryPlugin` generates.
+    public init(name: String, sourceModules: [String] = [], declared modules: [DeclaredModule]) {
+        self.name = name
+        self.sourceModules = sourceModules
+        self.entries = modules.map { Entry(type: $0.type, source: name, capabilities: $0.capabilities) }
     }
 
     /// Creates a manifest from entries that keep the manifest they came from.
