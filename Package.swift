@@ -130,6 +130,7 @@ let package = Package(
             name: "DemoModulesTests",
             dependencies: [
                 .target(name: "DemoModules"),
+                .target(name: "TestingExample"),
                 .target(name: "LifecycleHosting"),
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),

@@ -250,6 +250,19 @@ extension DelegateProxy {
         of modules: [ModuleSlot],
         hooks: ArraySlice<ModuleHooks>
     ) throws(ManifestError) {
+        try checkDeclarations(of: modules, hooks: Array(hooks))
+    }
+
+    /// Checks this proxy's modules' declared capabilities against the runtime's answer, in any build:
+    /// what a debug build does when it builds a proxy, for tests that run in release too.
+    package func checkDeclarations() throws(ManifestError) {
+        try Self.checkDeclarations(of: modules, hooks: modules.map { $0.entry.hooks(of: $0.instance) })
+    }
+
+    private static func checkDeclarations(
+        of modules: [ModuleSlot],
+        hooks: [ModuleHooks]
+    ) throws(ManifestError) {
         var names: [String] = []
         var differences: [String] = []
         for (slot, declared) in zip(modules, hooks) {

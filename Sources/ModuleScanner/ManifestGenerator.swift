@@ -73,7 +73,15 @@ public struct ManifestGenerator: Sendable {
     public func generate(_ sources: ParsedSources) -> Output {
         let contextPaths = dependencies.flatMap(\.paths)
         let known = Set(dependencies.flatMap(\.implies))
-        let own = ModuleScan.scan(sources, modulePaths: paths, contextPaths: contextPaths, knownImplying: known)
+        // LifecycleCore's own sources declare the capability protocols; elsewhere such a name is a shadow.
+        let corePaths = dependencies.filter { $0.module == "LifecycleCore" }.flatMap(\.paths)
+        let own = ModuleScan.scan(
+            sources,
+            modulePaths: paths,
+            contextPaths: contextPaths,
+            knownImplying: known,
+            corePaths: corePaths
+        )
         var diagnostics = own.diagnostics
         var included: [String] = []
         if mode == .aggregate {
@@ -154,30 +162,100 @@ public struct ManifestGenerator: Sendable {
         [
             "\(indent)name: \(quoted(module)),",
             "\(indent)sourceModules: [\(scope.map(quoted).joined(separator: ", "))],",
-            "\(indent)\(listFunctionName)()",
+            "\(indent)declared: \(listFunctionName)()",
         ]
     }
 
     /// The list lives in a file-scope function, outside `extension ModuleManifest`, so a type named like
     /// its module (`enum Feature { … }` in target `Feature`) is not shadowed by `ModuleManifest.Feature`.
+    ///
+    /// Each module is listed with its capability table (`DeclaredModule`): the generated code hands the
+    /// module, as its own type, to the `ModuleHooks` method of each capability the scanner read, so the
+    /// compiler checks every claim. A module whose conformances the scanner cannot all see is listed bare,
+    /// and the host asks the runtime.
     private func listFunction(_ modules: [DiscoveredModule]) -> [String] {
-        var lines = ["", "private func \(listFunctionName)() -> [any LifecycleModule.Type] {"]
+        var lines = ["", "private func \(listFunctionName)() -> [DeclaredModule] {"]
         guard !modules.isEmpty else { return lines + ["    []", "}"] }
-        lines.append("    var modules: [any LifecycleModule.Type] = []")
+        lines.append("    var modules: [DeclaredModule] = []")
         for module in modules {
             let name = module.name.split(separator: ".").map { escapedIdentifier(String($0)) }.joined(separator: ".")
-            var append = "    modules.append(\(name).self)"
-            if locationComments { append += "  // \(fileName(module.file)):\(module.line)" }
+            var notes: [String] = []
+            if locationComments { notes.append("\(fileName(module.file)):\(module.line)") }
+            if module.capabilities.flatMap({ typeLevelArguments($0, name: name) }) == nil {
+                notes.append("conformances read at run time")
+            }
+            var entry = declaration(of: module, named: name, indent: "    ")
+            if !notes.isEmpty { entry[entry.count - 1] += "  // " + notes.joined(separator: "; ") }
             if module.conditions.isEmpty {
-                lines.append(append)
+                lines += entry
             } else {
                 lines.append("#if \(module.conditions.joined(separator: " && "))")
-                lines.append(append)
+                lines += entry
                 lines.append("#endif")
             }
         }
         lines += ["    return modules", "}"]
         return lines
+    }
+
+    /// The `modules.append(DeclaredModule(…))` statement for one module.
+    private func declaration(of module: DiscoveredModule, named name: String, indent: String) -> [String] {
+        guard let capabilities = module.capabilities,
+            let typeLevel = typeLevelArguments(capabilities, name: name)
+        else {
+            return ["\(indent)modules.append(DeclaredModule(\(name).self))"]
+        }
+        var calls: [String] = []
+        for event in CapabilityScan.events {
+            calls += hookCalls(for: event, capabilities, indent: indent + "    ")
+        }
+        let head = "\(indent)modules.append(DeclaredModule(\(name).self\(typeLevel)) { "
+        guard !calls.isEmpty else { return [head + "_, _ in })"] }
+        return [head + "module, hooks in", "\(indent)    let module = module as! \(name)"]
+            + calls + ["\(indent)})"]
+    }
+
+    /// `, dependent: Name.self` and the like, or `nil` when a type-level capability is adopted only under
+    /// some `#if` condition (an argument cannot be conditional: the host asks the runtime instead).
+    private func typeLevelArguments(_ capabilities: [DiscoveredCapability], name: String) -> String? {
+        var arguments = ""
+        for (protocolName, argument) in CapabilityScan.typeLevel {
+            let adopted = capabilities.filter { $0.name == protocolName }
+            if adopted.isEmpty { continue }
+            guard adopted.contains(where: \.conditions.isEmpty) else { return nil }
+            arguments += ", \(argument): \(name).self"
+        }
+        return arguments
+    }
+
+    /// The `hooks.<event>(…)` call of one event, in the synchronous form where it is adopted, with the
+    /// `#if` conditions under which each form is.
+    private func hookCalls(
+        for event: CapabilityScan.Event,
+        _ capabilities: [DiscoveredCapability],
+        indent: String
+    ) -> [String] {
+        let syncConditions = capabilities.filter { $0.name == event.sync }.map(\.conditions)
+        // The synchronous protocol refines the asynchronous one: adopting it adopts both.
+        let asyncConditions = capabilities.filter { $0.name == event.async }.map(\.conditions) + syncConditions
+        let syncCall = "\(indent)hooks.\(event.method)(sync: module)"
+        let asyncCall = "\(indent)hooks.\(event.method)(module)"
+        func condition(_ sets: [[String]]) -> String {
+            sets.count == 1 && sets[0].count == 1
+                ? sets[0][0] : sets.map { "(\($0.joined(separator: " && ")))" }.joined(separator: " || ")
+        }
+        if syncConditions.contains(where: \.isEmpty) { return [syncCall] }
+        if !syncConditions.isEmpty {
+            if asyncConditions.contains(where: \.isEmpty) {
+                return ["#if \(condition(syncConditions))", syncCall, "#else", asyncCall, "#endif"]
+            }
+            let asyncOnly = asyncConditions.filter { !syncConditions.contains($0) }
+            return ["#if \(condition(syncConditions))", syncCall]
+                + (asyncOnly.isEmpty ? [] : ["#elseif \(condition(asyncOnly))", asyncCall]) + ["#endif"]
+        }
+        if asyncConditions.isEmpty { return [] }
+        if asyncConditions.contains(where: \.isEmpty) { return [asyncCall] }
+        return ["#if \(condition(asyncConditions))", asyncCall, "#endif"]
     }
 
     /// Backticks a name that is a keyword or not a plain identifier (raw identifiers).

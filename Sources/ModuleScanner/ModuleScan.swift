@@ -20,6 +20,9 @@ public struct DiscoveredModule: Sendable, Hashable, CustomStringConvertible {
     /// Where the type (or the extension that adds the conformance) is declared.
     public var file: String
     public var line: Int
+    /// The capability protocols of LifecycleCore the type adopts, for the manifest's capability table; `nil`
+    /// when the scanner cannot see all of its conformances, and the host asks the runtime instead.
+    public var capabilities: [DiscoveredCapability]? = nil
 
     public var description: String {
         conditions.isEmpty ? name : "\(name) [#if \(conditions.joined(separator: " && "))]"
@@ -65,6 +68,7 @@ public enum ModuleScan {
         modulePaths: [String],
         contextPaths: [String],
         knownImplying: Set<String> = [],
+        corePaths: [String] = [],
         protocolName: String = "LifecycleModule"
     ) -> (modules: [DiscoveredModule], diagnostics: [ScanDiagnostic]) {
         let own = sources.declarations(in: modulePaths)
@@ -147,6 +151,19 @@ public enum ModuleScan {
         )
         genericTypes.formUnion(externalGenerics)
         genericTypes.formUnion(own.filter { $0.kind == .extension && $0.isGeneric }.map(\.name))
+        let capabilityScan = CapabilityScan(own: own, all: all) { declaration in
+            corePaths.contains { declaration.file.hasPrefix($0) }
+        }
+        // A type declared once; one declared in several `#if` branches may differ in each, so the host asks
+        // the runtime about it.
+        var ownNominals: [String: Declaration] = [:]
+        var declaredTwice: Set<String> = []
+        for declaration in own where declaration.kind.isNominal {
+            if ownNominals.updateValue(declaration, forKey: declaration.qualifiedName) != nil {
+                declaredTwice.insert(declaration.qualifiedName)
+            }
+        }
+        for name in declaredTwice { ownNominals[name] = nil }
         for (declaration, conditions) in found.sorted(by: { ($0.0.file, $0.0.line) < ($1.0.file, $1.0.line) }) {
             let name = declaration.qualifiedName
             // The same type in `#if` and `#else` branches is two entries; at most one compiles.
@@ -177,9 +194,22 @@ public enum ModuleScan {
                     )
                 )
             } else {
-                modules.append(
-                    DiscoveredModule(name: name, conditions: conditions, file: declaration.file, line: declaration.line)
+                var module = DiscoveredModule(
+                    name: name,
+                    conditions: conditions,
+                    file: declaration.file,
+                    line: declaration.line
                 )
+                // A type of another module, made to conform here, is read at run time: its own declaration
+                // is not in view.
+                if let nominal = ownNominals[name] {
+                    module.capabilities = capabilityScan.capabilities(
+                        of: nominal,
+                        named: name,
+                        entryConditions: conditions
+                    )
+                }
+                modules.append(module)
             }
         }
         return (modules, diagnostics)

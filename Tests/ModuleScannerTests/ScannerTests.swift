@@ -274,15 +274,15 @@ struct GeneratorTests {
                     public static let Feature = ModuleManifest(
                         name: "Feature",
                         sourceModules: ["Feature"],
-                        _lifecycleModules_Feature()
+                        declared: _lifecycleModules_Feature()
                     )
                 }
 
-                private func _lifecycleModules_Feature() -> [any LifecycleModule.Type] {
-                    var modules: [any LifecycleModule.Type] = []
-                    modules.append(Search.self)  // A.swift:1
+                private func _lifecycleModules_Feature() -> [DeclaredModule] {
+                    var modules: [DeclaredModule] = []
+                    modules.append(DeclaredModule(Search.self) { _, _ in })  // A.swift:1
                 #if DEBUG
-                    modules.append(Debug.self)  // A.swift:3
+                    modules.append(DeclaredModule(Debug.self) { _, _ in })  // A.swift:3
                 #endif
                     return modules
                 }
@@ -309,7 +309,7 @@ struct GeneratorTests {
         // The completeness check's scope covers every dependency, also those the scanner found empty.
         #expect(output.text.contains(#"sourceModules: ["App", "Alpha", "Empty", "Zeta"]"#))
         #expect(output.text.contains("            .Alpha,"))
-        #expect(output.text.contains("modules.append(AppModule.self)"))
+        #expect(output.text.contains("modules.append(DeclaredModule(AppModule.self)"))
         #expect(output.text.contains("    static let discovered = ModuleManifest("))
     }
 
@@ -381,9 +381,9 @@ struct ScannerRegressionTests {
             .generate(sources).text
         // The list is built in a file-scope function, outside `extension ModuleManifest`.
         #expect(
-            text.contains("private func _lifecycleModules_Feature() -> [any LifecycleModule.Type] {\n    var modules")
+            text.contains("private func _lifecycleModules_Feature() -> [DeclaredModule] {\n    var modules")
         )
-        #expect(text.contains("    modules.append(Feature.Module.self)"))
+        #expect(text.contains("    modules.append(DeclaredModule(Feature.Module.self)"))
     }
 
     @Test("Keyword-named types are backticked in the generated code")
@@ -392,7 +392,7 @@ struct ScannerRegressionTests {
         let text = ManifestGenerator(module: "M", mode: .library, paths: ["/p/A.swift"], dependencies: []).generate(
             sources
         ).text
-        #expect(text.contains("modules.append(`default`.self)"))
+        #expect(text.contains("modules.append(DeclaredModule(`default`.self)"))
     }
 
     @Test("The regenerate command quotes a target name with spaces")

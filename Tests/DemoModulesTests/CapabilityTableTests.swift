@@ -1,0 +1,49 @@
+import DemoModules
+import LifecycleCore
+import LifecycleProxy
+import TestingExample
+import Testing
+
+/// The runtime scan as the oracle for the generated capability tables: for every module of the
+/// repository's generated manifests, the table the discovery plugin wrote says exactly what the runtime's
+/// conformance checks say.
+@Suite("Generated capability tables against the runtime")
+struct CapabilityTableTests {
+    /// Each generated library manifest, with launch options that enable every one of its modules.
+    static let manifests: [(ModuleManifest, LaunchOptions)] = [
+        (.DemoModules, demoOptions),
+        (
+            .TestingExample,
+            LaunchOptions(
+                arguments: ["--profile", "development"],
+                environment: ["PAYMENTS_API_KEY": "test-key"]
+            )
+        ),
+    ]
+
+    static var demoOptions: LaunchOptions {
+        var options = LaunchOptions(arguments: ["--profile", "production", "--slow-terminate", "1"])
+        options[DemoServicesKey.self] = DemoServices(console: DemoConsole(echo: false))
+        return options
+    }
+
+    @Test("The plugin declared every module: none is left to the runtime", arguments: 0..<2)
+    func everyModuleDeclared(index: Int) {
+        let manifest = Self.manifests[index].0
+        #expect(manifest.entries.count >= 4)
+        let undeclared = manifest.entries.filter { $0.capabilities == nil }.map(\.moduleName)
+        #expect(undeclared.isEmpty, "read at run time: \(undeclared)")
+    }
+
+    @Test("Every declaration matches the runtime's conformances, hooks, forms and statics", arguments: 0..<2)
+    func declarationsMatchTheRuntime(index: Int) throws {
+        let (manifest, options) = Self.manifests[index]
+        let proxy = try DelegateProxy(manifest: manifest, launchOptions: options)
+        #expect(proxy.disabledModules.isEmpty)
+        #expect(proxy.participants.count == manifest.entries.count)
+        try proxy.checkDeclarations()
+        for entry in manifest.entries {
+            #expect(entry.capabilities?.shape == entry.castShape, "\(entry.moduleName)")
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+@testable import ModuleScanner
+
+/// The capabilities of each module, as "Name: Cap1, Cap2 [#if C]", or "Name: runtime" when the scanner
+/// leaves them to the runtime.
+private func capabilities(_ files: [String: String], context: [String: String] = [:]) -> [String] {
+    scan(files, context: context).modules.map { module in
+        guard let capabilities = module.capabilities else { return "\(module.name): runtime" }
+        return "\(module.name): " + capabilities.map(\.description).joined(separator: ", ")
+    }
+}
+
+/// Generates a library manifest for one file and returns the statement that lists its first module.
+private func generated(_ text: String, context: [String: String] = [:]) -> String {
+    var files = [SourceFile(path: "/p/M/A.swift", text: text)]
+    files += context.map { SourceFile(path: $0.key, text: $0.value) }
+    let output = ManifestGenerator(
+        module: "M",
+        mode: .library,
+        paths: ["/p/M/A.swift"],
+        dependencies: context.isEmpty ? [] : [.init(module: "LifecycleCore", paths: Array(context.keys))],
+        locationComments: false
+    ).generate(ParsedSources(files))
+    let body = output.text.components(separatedBy: "var modules: [DeclaredModule] = []\n").last ?? ""
+    return body.components(separatedBy: "    return modules").first ?? ""
+}
+
+@Suite("Scanner: capability tables")
+struct CapabilityScanTests {
+    @Test("Capabilities adopted directly, through refined protocols, typealiases and extensions")
+    func routes() {
+        let found = capabilities(
+            [
+                "A.swift": """
+                protocol ServerModule: LifecycleModule, DidBecomeActive {}
+                typealias Lifecycle = WillTerminate & SyncDidEnterBackground
+                struct Direct: LifecycleModule, WarmUpStage {}
+                struct Refined: ServerModule {}
+                struct Aliased: LifecycleModule, Lifecycle {}
+                struct Extended: LifecycleModule {}
+                extension Extended: SyncOpenURL, DependentModule {}
+                """
+            ]
+        )
+        #expect(
+            found == [
+                "Direct: WarmUpStage", "Refined: DidBecomeActive", "Aliased: SyncDidEnterBackground, WillTerminate",
+                "Extended: DependentModule, SyncOpenURL",
+            ]
+        )
+    }
+
+    @Test("A subclass has its superclass's capabilities, also those an extension adds in a dependency")
+    func superclasses() {
+        let found = capabilities(
+            ["Own.swift": "final class Child: Base, WillResignActive {}"],
+            context: ["Dep.swift": "open class Base: LifecycleModule {}\nextension Base: SyncWillTerminate {}"]
+        )
+        #expect(found == ["Child: SyncWillTerminate, WillResignActive"])
+    }
+
+    @Test("An extension under #if adopts its capability under that condition")
+    func conditional() {
+        let found = capabilities([
+            "A.swift": "struct M: LifecycleModule {}\n#if DEBUG\nextension M: DidBecomeActive {}\n#endif"
+        ])
+        #expect(found == ["M: DidBecomeActive [#if DEBUG]"])
+    }
+
+    @Test("A protocol the scanner cannot see into, or a shadowed capability name, leaves a module to the runtime")
+    func unknown() {
+        #expect(capabilities(["A.swift": "struct M: LifecycleModule, Service {}"]) == ["M: runtime"])
+        #expect(capabilities(["A.swift": "struct M: LifecycleModule, Hashable, Sendable {}"]) == ["M: "])
+        #expect(
+            capabilities(["A.swift": "protocol DidBecomeActive {}\nstruct M: LifecycleModule, DidBecomeActive {}"])
+                == ["M: runtime"]
+        )
+        // LifecycleCore's own declarations of the protocols are not shadows.
+        let core = generated(
+            "struct M: LifecycleModule, DidBecomeActive {}",
+            context: ["/core/Hooks.swift": "public protocol DidBecomeActive: Sendable {}"]
+        )
+        #expect(core.contains("hooks.didBecomeActive(module)"))
+    }
+
+    @Test("The generated table hands the module as its own type to each capability, sync where adopted")
+    func generatedTable() {
+        let text = generated(
+            """
+            struct Pool: LifecycleModule, DependentModule, WarmUpStage, SyncWillTerminate, CustomEventHandling {}
+            """
+        )
+        #expect(
+            text == """
+                    modules.append(DeclaredModule(Pool.self, dependent: Pool.self) { module, hooks in
+                        let module = module as! Pool
+                        hooks.warmUp(module)
+                        hooks.willTerminate(sync: module)
+                        hooks.customEvents(module)
+                    })
+
+                """
+        )
+    }
+
+    @Test(
+        "Conditional forms: sync under #if falls back to async otherwise; a conditional type-level capability goes to the runtime"
+    )
+    func generatedConditions() {
+        let text = generated(
+            "struct M: LifecycleModule, DidBecomeActive {}\n#if FAST\nextension M: SyncDidBecomeActive {}\n#endif"
+        )
+        #expect(
+            text.contains(
+                "#if FAST\n        hooks.didBecomeActive(sync: module)\n#else\n        hooks.didBecomeActive(module)\n#endif"
+            )
+        )
+        let typeLevel = generated("struct M: LifecycleModule {}\n#if DEBUG\nextension M: TimeBudgetedModule {}\n#endif")
+        #expect(typeLevel == "    modules.append(DeclaredModule(M.self))  // conformances read at run time\n")
+    }
+}
