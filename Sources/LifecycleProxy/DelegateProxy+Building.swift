@@ -6,6 +6,8 @@ extension DelegateProxy {
         _ manifest: ModuleManifest,
         options: LaunchOptions
     ) -> (ModuleManifest, [(name: String, reason: String)]) {
+        // Most manifests gate nothing: then the manifest is kept as it is, not copied entry by entry.
+        guard manifest.entries.contains(where: { $0.gated != nil }) else { return (manifest, []) }
         var disabled: [(name: String, reason: String)] = []
         var enabled: [ModuleManifest.Entry] = []
         for entry in manifest.entries {
@@ -36,16 +38,19 @@ extension DelegateProxy {
             )
         }
 
-        var firstSource: [ObjectIdentifier: String] = [:]
+        var first: [ObjectIdentifier: Int] = [:]
+        first.reserveCapacity(entries.count)
         var duplicates: [String] = []
         var duplicateDetails: [String] = []
-        for entry in entries {
-            let key = ObjectIdentifier(entry.type)
-            if let earlier = firstSource[key] {
+        for index in entries.indices {
+            let key = ObjectIdentifier(entries[index].type)
+            if let earlier = first.updateValue(index, forKey: key) {
+                first[key] = earlier
+                let entry = entries[index]
                 duplicates.append(entry.moduleName)
-                duplicateDetails.append("`\(entry.moduleName)` (listed by `\(earlier)` and `\(entry.source)`)")
-            } else {
-                firstSource[key] = entry.source
+                duplicateDetails.append(
+                    "`\(entry.moduleName)` (listed by `\(entries[earlier].source)` and `\(entry.source)`)"
+                )
             }
         }
         guard duplicates.isEmpty else {
@@ -58,7 +63,9 @@ extension DelegateProxy {
             )
         }
 
-        let outOfRange = entries.filter { !$0.priority.isValid }
+        // Read once per entry: the heap that orders them reads them again and again.
+        let priorities = entries.map(\.priority)
+        let outOfRange = entries.indices.filter { !priorities[$0].isValid }.map { entries[$0] }
         guard outOfRange.isEmpty else {
             let range = ModulePriority.validRange
             throw ManifestError(
@@ -71,40 +78,54 @@ extension DelegateProxy {
             )
         }
 
-        return try dependencyOrder(of: entries, manifest: manifest.name, disabled: disabled).map { entries[$0] }
+        return try dependencyOrder(of: entries, priorities: priorities, manifest: manifest.name, disabled: disabled)
+            .map { entries[$0] }
     }
 
     /// The delivery order: dependencies first; among modules whose dependencies are all placed, the
     /// highest priority, then the lowest manifest position (Kahn's algorithm over a heap).
     static func dependencyOrder(
         of entries: [ModuleManifest.Entry],
+        priorities: [ModulePriority]? = nil,
         manifest: String,
         disabled: [(name: String, reason: String)] = []
     ) throws(ManifestError) -> [Int] {
         var position: [ObjectIdentifier: Int] = [:]
-        for (index, entry) in entries.enumerated() { position[ObjectIdentifier(entry.type)] = index }
+        position.reserveCapacity(entries.count)
+        for index in entries.indices { position[ObjectIdentifier(entries[index].type)] = index }
 
-        // dependencies[i]: the positions module i depends on, in declared order.
-        var dependencies: [[Int]] = Array(repeating: [], count: entries.count)
+        // The positions module i depends on, in declared order, are
+        // `dependencyList[dependencyStart[i]..<dependencyStart[i + 1]]`: one array for all, not one each.
+        var dependencyStart: [Int] = [0]
+        dependencyStart.reserveCapacity(entries.count + 1)
+        var dependencyList: [Int] = []
+        dependencyList.reserveCapacity(entries.count * 2)
         var missing: [(String, String)] = []
-        for (index, entry) in entries.enumerated() {
-            guard let dependent = entry.dependent else { continue }
+        for index in entries.indices {
+            defer { dependencyStart.append(dependencyList.count) }
+            guard let dependent = entries[index].dependent else { continue }
+            let own = ObjectIdentifier(entries[index].type)
+            let start = dependencyList.count
             for dependency in dependent.dependencies {
                 // Names are built only for messages: `String(reflecting:)` is slow for nested generic types.
-                if ObjectIdentifier(dependency) == ObjectIdentifier(entry.type) {
+                if ObjectIdentifier(dependency) == own {
+                    let name = entries[index].moduleName
                     throw ManifestError(
                         code: .selfDependency,
-                        modules: [entry.moduleName],
-                        description: "`\(entry.moduleName)` lists itself in its dependencies. A module cannot start "
-                            + "after itself: remove `\(entry.moduleName).self` from `dependencies`."
+                        modules: [name],
+                        description: "`\(name)` lists itself in its dependencies. A module cannot start "
+                            + "after itself: remove `\(name).self` from `dependencies`."
                     )
                 }
                 guard let target = position[ObjectIdentifier(dependency)] else {
-                    missing.append((entry.moduleName, dependency.moduleName))
+                    missing.append((entries[index].moduleName, dependency.moduleName))
                     continue
                 }
-                if !dependencies[index].contains(target) { dependencies[index].append(target) }
+                if !dependencyList[start...].contains(target) { dependencyList.append(target) }
             }
+        }
+        func dependencies(of index: Int) -> ArraySlice<Int> {
+            dependencyList[dependencyStart[index]..<dependencyStart[index + 1]]
         }
         guard missing.isEmpty else {
             let reasons = Dictionary(disabled.map { ($0.name, $0.reason) }) { first, _ in first }
@@ -124,24 +145,33 @@ extension DelegateProxy {
             )
         }
 
-        var dependents: [[Int]] = Array(repeating: [], count: entries.count)
-        var waiting = dependencies.map(\.count)
-        for (index, list) in dependencies.enumerated() {
-            for dependency in list { dependents[dependency].append(index) }
+        // Who depends on module i, in the same one-array form, filled by counting.
+        var waiting = entries.indices.map { dependencyStart[$0 + 1] - dependencyStart[$0] }
+        var dependentStart = [Int](repeating: 0, count: entries.count + 1)
+        for target in dependencyList { dependentStart[target + 1] += 1 }
+        for index in entries.indices { dependentStart[index + 1] += dependentStart[index] }
+        var fill = dependentStart
+        var dependentList = [Int](repeating: 0, count: dependencyList.count)
+        for index in entries.indices {
+            for target in dependencies(of: index) {
+                dependentList[fill[target]] = index
+                fill[target] += 1
+            }
         }
-        var ready = ReadyHeap(entries: entries)
+        var ready = ReadyHeap(priorities: priorities ?? entries.map(\.priority))
         for index in entries.indices where waiting[index] == 0 { ready.push(index) }
         var order: [Int] = []
         order.reserveCapacity(entries.count)
         while let next = ready.pop() {
             order.append(next)
-            for dependent in dependents[next] {
+            for dependent in dependentList[dependentStart[next]..<dependentStart[next + 1]] {
                 waiting[dependent] -= 1
                 if waiting[dependent] == 0 { ready.push(dependent) }
             }
         }
         guard order.count == entries.count else {
-            let cycle = findCycle(dependencies: dependencies, unplaced: Set(entries.indices).subtracting(order))
+            let lists = entries.indices.map { Array(dependencies(of: $0)) }
+            let cycle = findCycle(dependencies: lists, unplaced: Set(entries.indices).subtracting(order))
             let names = cycle.map { entries[$0].moduleName }
             let steps = zip(names, names.dropFirst()).map { "`\($0)` depends on `\($1)`" }
             throw ManifestError(
@@ -199,8 +229,8 @@ private struct ReadyHeap {
     private let priorities: [Int]
     private var heap: [Int] = []
 
-    init(entries: [ModuleManifest.Entry]) {
-        priorities = entries.map(\.priority.rawValue)
+    init(priorities: [ModulePriority]) {
+        self.priorities = priorities.map(\.rawValue)
     }
 
     /// Whether module `a` goes before module `b`.
@@ -240,35 +270,28 @@ private struct ReadyHeap {
 
 extension DelegateProxy {
     /// Checks each module's declared capabilities (see `DeclaredModule`) against the runtime's answer, and
-    /// throws `capabilityMismatch` naming every module whose declaration differs. `hooks` are the modules'
-    /// hooks as the proxy found them, in the order of `modules`.
+    /// throws `capabilityMismatch` naming every module whose declaration differs.
     ///
     /// The generated code cannot claim a capability a type lacks (that would not compile), so a difference
     /// is a conformance the discovery plugin did not see. Debug builds run this whenever a proxy is built;
     /// release builds trust the declarations and ask the runtime nothing.
-    static func checkDeclarations(
-        of modules: [ModuleSlot],
-        hooks: ArraySlice<ModuleHooks>
-    ) throws(ManifestError) {
-        try checkDeclarations(of: modules, hooks: Array(hooks))
-    }
-
     /// Checks this proxy's modules' declared capabilities against the runtime's answer, in any build:
     /// what a debug build does when it builds a proxy, for tests that run in release too.
     package func checkDeclarations() throws(ManifestError) {
-        try Self.checkDeclarations(of: modules, hooks: modules.map { $0.entry.hooks(of: $0.instance) })
+        try Self.checkDeclarations(of: modules)
     }
 
-    private static func checkDeclarations(
-        of modules: [ModuleSlot],
-        hooks: [ModuleHooks]
-    ) throws(ManifestError) {
+    static func checkDeclarations(of modules: [ModuleSlot]) throws(ManifestError) {
         var names: [String] = []
         var differences: [String] = []
-        for (slot, declared) in zip(modules, hooks) {
+        for slot in modules {
             guard let capabilities = slot.entry.capabilities else { continue }
-            let runtime = ModuleHooks(casting: slot.instance).shape + slot.entry.castShape
-            let claimed = declared.shape + capabilities.shape
+            var declared = ModuleHooks()
+            capabilities.hooks(slot.instance, &declared)
+            var cast = ModuleHooks()
+            cast.add(casting: slot.instance)
+            let runtime = cast.shape(at: 0) + slot.entry.castShape
+            let claimed = declared.shape(at: 0) + capabilities.shape
             guard runtime != claimed else { continue }
             let missed = runtime.filter { !claimed.contains($0) }
             let extra = claimed.filter { !runtime.contains($0) }

@@ -127,8 +127,10 @@ extension DelegateProxy: LifecycleDispatcher {
         return { try await hook.warmUp(context) }
     }
 
-    package func dependencies(of participant: Participant) -> [Int] {
-        dependencyIndices[participant.id] ?? []
+    package func dependencies(of participant: Participant) -> ArraySlice<Int> {
+        let id = participant.id
+        guard id + 1 < dependencyStart.count else { return [] }
+        return dependencyList[dependencyStart[id]..<dependencyStart[id + 1]]
     }
 
     package func failurePolicy(of participant: Participant) -> ModuleFailurePolicy? {

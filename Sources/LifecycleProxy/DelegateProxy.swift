@@ -48,7 +48,8 @@ public final class DelegateProxy: Sendable {
     let warmUp: Implementers<any WarmUpStage, Never>
     let didFinishLaunching: Implementers<any DidFinishLaunching, any SyncDidFinishLaunching>
     /// Each participant's direct dependencies, by participant id.
-    let dependencyIndices: [Int: [Int]]
+    let dependencyStart: [Int]
+    let dependencyList: [Int]
     let willEnterForeground: Implementers<any WillEnterForeground, any SyncWillEnterForeground>
     let didBecomeActive: Implementers<any DidBecomeActive, any SyncDidBecomeActive>
     let willResignActive: Implementers<any WillResignActive, any SyncWillResignActive>
@@ -147,61 +148,82 @@ public final class DelegateProxy: Sendable {
         self.nextID = nextID
         self.disabledModules = disabled
 
-        // The participants: the delegate, then modules in delivery order; and each one's hooks, declared by
-        // a generated manifest or found by runtime casts (see `ModuleHooks`).
+        // The participants: the delegate, then modules in delivery order; and their hooks, gathered per event,
+        // declared by a generated manifest or found by runtime casts (see `ModuleHooks`).
         var participants: [Participant] = []
-        var hooks: [ModuleHooks] = []
         participants.reserveCapacity(modules.count + 1)
-        hooks.reserveCapacity(modules.count + 1)
+        var hooks = ModuleHooks()
         if let delegate {
+            hooks.position = participants.count
             participants.append(delegate.participant)
-            hooks.append(ModuleHooks(casting: delegate.instance))
+            hooks.add(casting: delegate.instance)
         }
-        for slot in modules {
-            participants.append(slot.participant)
-            hooks.append(slot.entry.hooks(of: slot.instance))
+        for index in modules.indices {
+            hooks.position = participants.count
+            participants.append(modules[index].participant)
+            modules[index].entry.addHooks(of: modules[index].instance, to: &hooks)
         }
         #if DEBUG
-        try Self.checkDeclarations(of: modules, hooks: hooks.suffix(modules.count))
+        try Self.checkDeclarations(of: modules)
         #endif
 
         self.participants = participants
         var budgeted: [Int: any TimeBudgetedModule.Type] = [:]
         var policies: [Int: ModuleFailurePolicy] = [:]
         var idOfType: [ObjectIdentifier: Int] = [:]
-        for slot in modules {
-            if let type = slot.entry.budgeted { budgeted[slot.participant.id] = type }
-            if let type = slot.entry.failurePolicy { policies[slot.participant.id] = type.failurePolicy }
-            idOfType[ObjectIdentifier(slot.entry.type)] = slot.participant.id
+        idOfType.reserveCapacity(modules.count)
+        for index in modules.indices {
+            let id = modules[index].participant.id
+            if let type = modules[index].entry.budgeted { budgeted[id] = type }
+            if let type = modules[index].entry.failurePolicy { policies[id] = type.failurePolicy }
+            idOfType[ObjectIdentifier(modules[index].entry.type)] = id
         }
         self.budgeted = budgeted
         self.policies = policies
-        var dependencyIndices: [Int: [Int]] = [:]
-        for slot in modules {
-            guard let dependent = slot.entry.dependent else { continue }
-            dependencyIndices[slot.participant.id] = dependent.dependencies.compactMap {
-                idOfType[ObjectIdentifier($0)]
+        // The ids participant `id` depends on are `dependencyList[dependencyStart[id]..<dependencyStart[id + 1]]`:
+        // one array for all participants, not one each. Gathered in delivery order, then placed by id (a
+        // module registered at run time has the highest id wherever it stands in the order).
+        var gathered: [Int] = []
+        gathered.reserveCapacity(modules.count * 2)
+        var gatheredStart = [0]
+        gatheredStart.reserveCapacity(modules.count + 1)
+        var dependencyStart = [Int](repeating: 0, count: nextID + 1)
+        for index in modules.indices {
+            if let dependent = modules[index].entry.dependent {
+                for type in dependent.dependencies {
+                    if let dependency = idOfType[ObjectIdentifier(type)] { gathered.append(dependency) }
+                }
+            }
+            gatheredStart.append(gathered.count)
+            dependencyStart[modules[index].participant.id + 1] = gathered.count - gatheredStart[index]
+        }
+        for id in 0..<nextID { dependencyStart[id + 1] += dependencyStart[id] }
+        var dependencyList = [Int](repeating: 0, count: gathered.count)
+        for index in modules.indices {
+            let target = dependencyStart[modules[index].participant.id]
+            for (offset, dependency) in gathered[gatheredStart[index]..<gatheredStart[index + 1]].enumerated() {
+                dependencyList[target + offset] = dependency
             }
         }
-        self.dependencyIndices = dependencyIndices
+        self.dependencyStart = dependencyStart
+        self.dependencyList = dependencyList
         self.context = context
-        self.willFinishLaunching = Implementers(participants, .forward) { hooks[$0].willFinishLaunchingHook }
-        self.setup = Implementers(participants, .forward) { hooks[$0].setupHook }
-        self.initialize = Implementers(participants, .forward) { hooks[$0].initializeHook }
-        self.warmUp = Implementers(participants, .forward) { hooks[$0].warmUpHook }
-        self.didFinishLaunching = Implementers(participants, .forward) { hooks[$0].didFinishLaunchingHook }
-        self.willEnterForeground = Implementers(participants, .forward) { hooks[$0].willEnterForegroundHook }
-        self.didBecomeActive = Implementers(participants, .forward) { hooks[$0].didBecomeActiveHook }
-        self.willResignActive = Implementers(participants, .reverse) { hooks[$0].willResignActiveHook }
-        self.didEnterBackground = Implementers(participants, .reverse) { hooks[$0].didEnterBackgroundHook }
-        self.willTerminate = Implementers(participants, .reverse) { hooks[$0].willTerminateHook }
-        self.didReceiveMemoryWarning = Implementers(participants, .forward) { hooks[$0].didReceiveMemoryWarningHook }
-        self.openURL = Implementers(participants, .forward) { hooks[$0].openURLHook }
+        self.willFinishLaunching = Implementers(hooks.willFinishLaunchingHooks, participants, .forward)
+        self.setup = Implementers(hooks.setupHooks, participants, .forward)
+        self.initialize = Implementers(hooks.initializeHooks, participants, .forward)
+        self.warmUp = Implementers(hooks.warmUpHooks, participants, .forward)
+        self.didFinishLaunching = Implementers(hooks.didFinishLaunchingHooks, participants, .forward)
+        self.willEnterForeground = Implementers(hooks.willEnterForegroundHooks, participants, .forward)
+        self.didBecomeActive = Implementers(hooks.didBecomeActiveHooks, participants, .forward)
+        self.willResignActive = Implementers(hooks.willResignActiveHooks, participants, .reverse)
+        self.didEnterBackground = Implementers(hooks.didEnterBackgroundHooks, participants, .reverse)
+        self.willTerminate = Implementers(hooks.willTerminateHooks, participants, .reverse)
+        self.didReceiveMemoryWarning = Implementers(hooks.didReceiveMemoryWarningHooks, participants, .forward)
+        self.openURL = Implementers(hooks.openURLHooks, participants, .forward)
 
         var routes = CustomRouteTable()
-        for index in participants.indices {
-            guard let handler = hooks[index].customEventHandler else { continue }
-            try Self.register(handler, as: participants[index], in: &routes)
+        for (position, handler) in hooks.customEventHandlers {
+            try Self.register(handler, as: participants[position], in: &routes)
         }
         (self.customRoutes, self.customEvents) = routes.build()
     }

@@ -25,47 +25,33 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable>: Sendable {
     /// `participants`, cut into stretches of one form.
     let runs: [Run]
 
-    /// Picks from `participants` those that implement the event, in `direction` order: `form(i)` is the
-    /// hook of participant `i`, in the form it adopted, or `nil` if it does not handle the event.
-    init(
-        _ table: [Participant],
-        _ direction: DeliveryDirection,
-        form: (Int) -> HookForm<Hook, SyncHook>?
-    ) {
+    /// The implementers gathered in `list`, in `direction` order; `table` holds every participant, by the
+    /// positions the list records.
+    init(_ list: HookList<Hook, SyncHook>, _ table: [Participant], _ direction: DeliveryDirection) {
+        let forward = direction == .forward
+        let count = list.positions.count
         var participants: [Participant] = []
-        var hooks: [Hook] = []
-        var syncHooks: [SyncHook] = []
+        participants.reserveCapacity(count)
         var runs: [Run] = []
-        let order = direction == .forward ? Array(table.indices) : table.indices.reversed()
-        for index in order {
-            guard let form = form(index) else { continue }
-            let isSync: Bool
-            switch form {
-            case .sync(let syncHook):
-                syncHooks.append(syncHook)
-                isSync = true
-            case .async(let hook):
-                hooks.append(hook)
-                isSync = false
-            }
-            let position = participants.count
-            participants.append(table[index])
+        var asyncSeen = 0
+        var syncSeen = 0
+        for step in 0..<count {
+            let index = forward ? step : count - 1 - step
+            participants.append(table[list.positions[index]])
+            let isSync = list.isSync[index]
             if let last = runs.last, last.isSync == isSync {
                 runs[runs.count - 1] = Run(
                     isSync: isSync,
-                    positions: last.positions.lowerBound..<position + 1,
+                    positions: last.positions.lowerBound..<step + 1,
                     base: last.base
                 )
             } else {
-                runs.append(
-                    Run(
-                        isSync: isSync,
-                        positions: position..<position + 1,
-                        base: (isSync ? syncHooks.count : hooks.count) - 1
-                    )
-                )
+                runs.append(Run(isSync: isSync, positions: step..<step + 1, base: isSync ? syncSeen : asyncSeen))
             }
+            if isSync { syncSeen += 1 } else { asyncSeen += 1 }
         }
+        let hooks = forward ? list.hooks : list.hooks.reversed()
+        let syncHooks = forward ? list.syncHooks : list.syncHooks.reversed()
         self.participants = participants
         self.hooks = hooks
         self.syncHooks = syncHooks

@@ -17,7 +17,7 @@ struct WarmUpGraphTests {
         var plan: [Participant] { implementers.map { Participant(name: "M\($0)", priority: .normal, id: $0) } }
 
         var built: WarmUpGraph {
-            WarmUpGraph(plan: plan, participants: participants) { dependencies[$0.id] }
+            WarmUpGraph(plan: plan, participants: participants) { dependencies[$0.id][...] }
         }
 
         /// What warm-up used to wait for: every implementer in the transitive dependencies, by position.

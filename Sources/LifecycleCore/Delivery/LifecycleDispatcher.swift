@@ -54,7 +54,7 @@ package protocol LifecycleDispatcher: Sendable {
     /// A call of the warm-up hook at `position` of the warm-up plan, for the host to run concurrently.
     func warmUpCall(at position: Int) -> @Sendable () async throws -> Void
     /// The ids of the participants `participant` directly depends on.
-    func dependencies(of participant: Participant) -> [Int]
+    func dependencies(of participant: Participant) -> ArraySlice<Int>
     /// The participant's own launch failure policy (``FailurePolicyModule``), or `nil`.
     func failurePolicy(of participant: Participant) -> ModuleFailurePolicy?
     /// The participant's own budget for `event` (``TimeBudgetedModule``), or `nil`.

@@ -101,12 +101,11 @@ extension ModuleManifest.Entry {
         return type as? any FailurePolicyModule.Type
     }
 
-    /// The hooks of `instance`, an instance of this entry's type: declared, else cast.
-    package func hooks(of instance: any LifecycleModule) -> ModuleHooks {
-        guard let capabilities else { return ModuleHooks(casting: instance) }
-        var hooks = ModuleHooks()
+    /// Adds the hooks of `instance`, an instance of this entry's type, to `hooks` at its current position:
+    /// declared, else cast.
+    package func addHooks(of instance: any LifecycleModule, to hooks: inout ModuleHooks) {
+        guard let capabilities else { return hooks.add(casting: instance) }
         capabilities.hooks(instance, &hooks)
-        return hooks
     }
 
     /// What the runtime says the type's type-level capabilities are, in the order of

@@ -1,25 +1,45 @@
-/// A participant's hook for one event, in the form it adopted: the asynchronous capability protocol, or
-/// its synchronous refinement, which the proxy calls without an `await`.
-package enum HookForm<Hook: Sendable, SyncHook: Sendable>: Sendable {
-    case async(Hook)
-    case sync(SyncHook)
+/// The implementers of one event gathered so far, in the order their participants were added: each
+/// one's position (its index among the participants), its form, and its hook in one of two arrays.
+package struct HookList<Hook: Sendable, SyncHook: Sendable>: Sendable {
+    /// The participant position of each implementer.
+    package private(set) var positions: [Int] = []
+    /// Whether each implementer adopted the synchronous form.
+    package private(set) var isSync: [Bool] = []
+    /// The asynchronous implementers' hooks, in order.
+    package private(set) var hooks: [Hook] = []
+    /// The synchronous implementers' hooks, in order.
+    package private(set) var syncHooks: [SyncHook] = []
 
-    /// `"async"` or `"sync"`, for messages.
-    package var name: String {
-        switch self {
-        case .async: return "async"
-        case .sync: return "sync"
-        }
+    package init() {}
+
+    mutating func append(_ hook: Hook, at position: Int) {
+        guard positions.last != position else { return }  // one hook per participant and event
+        positions.append(position)
+        isSync.append(false)
+        hooks.append(hook)
+    }
+
+    mutating func append(sync hook: SyncHook, at position: Int) {
+        guard positions.last != position else { return }
+        positions.append(position)
+        isSync.append(true)
+        syncHooks.append(hook)
+    }
+
+    /// `"event (sync)"` or `"event (async)"` for the implementer at `position`, if there is one.
+    func shape(_ event: String, at position: Int) -> String? {
+        guard let index = positions.lastIndex(of: position) else { return nil }
+        return "\(event) (\(isSync[index] ? "sync" : "async"))"
     }
 }
 
-/// A participant's hooks, one per event it handles, typed by the event's capability protocol: what the
-/// delegate proxy needs to fan events out.
+/// The participants' hooks, gathered per event: what the delegate proxy fans events out with.
 ///
-/// A generated manifest fills it for each module without asking the runtime: its code hands the module,
-/// typed as its concrete type, to the method of each capability the discovery plugin read from the
-/// source, so the compiler checks every claim (see ``DeclaredModule``). For the program's delegate, and
-/// for modules listed by hand, the proxy fills it with runtime casts instead.
+/// The proxy sets ``position`` to each participant in turn and adds its hooks. A generated manifest adds
+/// a module's hooks without asking the runtime: its code hands the module, as its concrete type, to the
+/// method of each capability the discovery plugin read from the source, so the compiler checks every
+/// claim (see ``DeclaredModule``). For the program's delegate, and for modules listed by hand, the proxy
+/// adds them with runtime casts instead.
 ///
 /// ```swift
 /// DeclaredModule(CacheModule.self) { module, hooks in
@@ -29,200 +49,215 @@ package enum HookForm<Hook: Sendable, SyncHook: Sendable>: Sendable {
 /// }
 /// ```
 public struct ModuleHooks: Sendable {
-    package private(set) var willFinishLaunchingHook: HookForm<any WillFinishLaunching, any SyncWillFinishLaunching>?
-    package private(set) var setupHook: HookForm<any SetupStage, any SyncSetupStage>?
-    package private(set) var initializeHook: HookForm<any InitializeStage, any SyncInitializeStage>?
-    package private(set) var warmUpHook: HookForm<any WarmUpStage, Never>?
-    package private(set) var didFinishLaunchingHook: HookForm<any DidFinishLaunching, any SyncDidFinishLaunching>?
-    package private(set) var willEnterForegroundHook: HookForm<any WillEnterForeground, any SyncWillEnterForeground>?
-    package private(set) var didBecomeActiveHook: HookForm<any DidBecomeActive, any SyncDidBecomeActive>?
-    package private(set) var willResignActiveHook: HookForm<any WillResignActive, any SyncWillResignActive>?
-    package private(set) var didEnterBackgroundHook: HookForm<any DidEnterBackground, any SyncDidEnterBackground>?
-    package private(set) var willTerminateHook: HookForm<any WillTerminate, any SyncWillTerminate>?
-    package private(set) var didReceiveMemoryWarningHook:
-        HookForm<any DidReceiveMemoryWarning, any SyncDidReceiveMemoryWarning>?
-    package private(set) var openURLHook: HookForm<any OpenURL, any SyncOpenURL>?
-    package private(set) var customEventHandler: (any CustomEventHandling)?
+    /// The position of the participant whose hooks are being added.
+    package var position = 0
+
+    package private(set) var willFinishLaunchingHooks = HookList<any WillFinishLaunching, any SyncWillFinishLaunching>()
+    package private(set) var setupHooks = HookList<any SetupStage, any SyncSetupStage>()
+    package private(set) var initializeHooks = HookList<any InitializeStage, any SyncInitializeStage>()
+    package private(set) var warmUpHooks = HookList<any WarmUpStage, Never>()
+    package private(set) var didFinishLaunchingHooks = HookList<any DidFinishLaunching, any SyncDidFinishLaunching>()
+    package private(set) var willEnterForegroundHooks = HookList<any WillEnterForeground, any SyncWillEnterForeground>()
+    package private(set) var didBecomeActiveHooks = HookList<any DidBecomeActive, any SyncDidBecomeActive>()
+    package private(set) var willResignActiveHooks = HookList<any WillResignActive, any SyncWillResignActive>()
+    package private(set) var didEnterBackgroundHooks = HookList<any DidEnterBackground, any SyncDidEnterBackground>()
+    package private(set) var willTerminateHooks = HookList<any WillTerminate, any SyncWillTerminate>()
+    package private(set) var didReceiveMemoryWarningHooks = HookList<
+        any DidReceiveMemoryWarning, any SyncDidReceiveMemoryWarning
+    >()
+    package private(set) var openURLHooks = HookList<any OpenURL, any SyncOpenURL>()
+    package private(set) var customEventHandlers: [(position: Int, handler: any CustomEventHandling)] = []
 
     package init() {}
 
     /// The participant handles ``LifecycleEvent/willFinishLaunching`` through ``WillFinishLaunching``.
-    public mutating func willFinishLaunching(_ hook: any WillFinishLaunching) { willFinishLaunchingHook = .async(hook) }
+    public mutating func willFinishLaunching(_ hook: any WillFinishLaunching) {
+        willFinishLaunchingHooks.append(hook, at: position)
+    }
     /// The participant handles ``LifecycleEvent/willFinishLaunching`` through ``SyncWillFinishLaunching``, called without an `await`.
     public mutating func willFinishLaunching(sync hook: any SyncWillFinishLaunching) {
-        willFinishLaunchingHook = .sync(hook)
+        willFinishLaunchingHooks.append(sync: hook, at: position)
     }
 
     /// The participant handles ``LifecycleEvent/setup`` through ``SetupStage``.
-    public mutating func setup(_ hook: any SetupStage) { setupHook = .async(hook) }
+    public mutating func setup(_ hook: any SetupStage) { setupHooks.append(hook, at: position) }
     /// The participant handles ``LifecycleEvent/setup`` through ``SyncSetupStage``, called without an `await`.
-    public mutating func setup(sync hook: any SyncSetupStage) { setupHook = .sync(hook) }
+    public mutating func setup(sync hook: any SyncSetupStage) { setupHooks.append(sync: hook, at: position) }
 
     /// The participant handles ``LifecycleEvent/initialize`` through ``InitializeStage``.
-    public mutating func initialize(_ hook: any InitializeStage) { initializeHook = .async(hook) }
+    public mutating func initialize(_ hook: any InitializeStage) { initializeHooks.append(hook, at: position) }
     /// The participant handles ``LifecycleEvent/initialize`` through ``SyncInitializeStage``, called without an `await`.
-    public mutating func initialize(sync hook: any SyncInitializeStage) { initializeHook = .sync(hook) }
+    public mutating func initialize(sync hook: any SyncInitializeStage) {
+        initializeHooks.append(sync: hook, at: position)
+    }
 
     /// The participant handles ``LifecycleEvent/warmUp`` through ``WarmUpStage``.
-    public mutating func warmUp(_ hook: any WarmUpStage) { warmUpHook = .async(hook) }
+    public mutating func warmUp(_ hook: any WarmUpStage) { warmUpHooks.append(hook, at: position) }
 
     /// The participant handles ``LifecycleEvent/didFinishLaunching`` through ``DidFinishLaunching``.
-    public mutating func didFinishLaunching(_ hook: any DidFinishLaunching) { didFinishLaunchingHook = .async(hook) }
+    public mutating func didFinishLaunching(_ hook: any DidFinishLaunching) {
+        didFinishLaunchingHooks.append(hook, at: position)
+    }
     /// The participant handles ``LifecycleEvent/didFinishLaunching`` through ``SyncDidFinishLaunching``, called without an `await`.
     public mutating func didFinishLaunching(sync hook: any SyncDidFinishLaunching) {
-        didFinishLaunchingHook = .sync(hook)
+        didFinishLaunchingHooks.append(sync: hook, at: position)
     }
 
     /// The participant handles ``LifecycleEvent/willEnterForeground`` through ``WillEnterForeground``.
-    public mutating func willEnterForeground(_ hook: any WillEnterForeground) { willEnterForegroundHook = .async(hook) }
+    public mutating func willEnterForeground(_ hook: any WillEnterForeground) {
+        willEnterForegroundHooks.append(hook, at: position)
+    }
     /// The participant handles ``LifecycleEvent/willEnterForeground`` through ``SyncWillEnterForeground``, called without an `await`.
     public mutating func willEnterForeground(sync hook: any SyncWillEnterForeground) {
-        willEnterForegroundHook = .sync(hook)
+        willEnterForegroundHooks.append(sync: hook, at: position)
     }
 
     /// The participant handles ``LifecycleEvent/didBecomeActive`` through ``DidBecomeActive``.
-    public mutating func didBecomeActive(_ hook: any DidBecomeActive) { didBecomeActiveHook = .async(hook) }
+    public mutating func didBecomeActive(_ hook: any DidBecomeActive) {
+        didBecomeActiveHooks.append(hook, at: position)
+    }
     /// The participant handles ``LifecycleEvent/didBecomeActive`` through ``SyncDidBecomeActive``, called without an `await`.
-    public mutating func didBecomeActive(sync hook: any SyncDidBecomeActive) { didBecomeActiveHook = .sync(hook) }
+    public mutating func didBecomeActive(sync hook: any SyncDidBecomeActive) {
+        didBecomeActiveHooks.append(sync: hook, at: position)
+    }
 
     /// The participant handles ``LifecycleEvent/willResignActive`` through ``WillResignActive``.
-    public mutating func willResignActive(_ hook: any WillResignActive) { willResignActiveHook = .async(hook) }
+    public mutating func willResignActive(_ hook: any WillResignActive) {
+        willResignActiveHooks.append(hook, at: position)
+    }
     /// The participant handles ``LifecycleEvent/willResignActive`` through ``SyncWillResignActive``, called without an `await`.
-    public mutating func willResignActive(sync hook: any SyncWillResignActive) { willResignActiveHook = .sync(hook) }
+    public mutating func willResignActive(sync hook: any SyncWillResignActive) {
+        willResignActiveHooks.append(sync: hook, at: position)
+    }
 
     /// The participant handles ``LifecycleEvent/didEnterBackground`` through ``DidEnterBackground``.
-    public mutating func didEnterBackground(_ hook: any DidEnterBackground) { didEnterBackgroundHook = .async(hook) }
+    public mutating func didEnterBackground(_ hook: any DidEnterBackground) {
+        didEnterBackgroundHooks.append(hook, at: position)
+    }
     /// The participant handles ``LifecycleEvent/didEnterBackground`` through ``SyncDidEnterBackground``, called without an `await`.
     public mutating func didEnterBackground(sync hook: any SyncDidEnterBackground) {
-        didEnterBackgroundHook = .sync(hook)
+        didEnterBackgroundHooks.append(sync: hook, at: position)
     }
 
     /// The participant handles ``LifecycleEvent/willTerminate`` through ``WillTerminate``.
-    public mutating func willTerminate(_ hook: any WillTerminate) { willTerminateHook = .async(hook) }
+    public mutating func willTerminate(_ hook: any WillTerminate) { willTerminateHooks.append(hook, at: position) }
     /// The participant handles ``LifecycleEvent/willTerminate`` through ``SyncWillTerminate``, called without an `await`.
-    public mutating func willTerminate(sync hook: any SyncWillTerminate) { willTerminateHook = .sync(hook) }
+    public mutating func willTerminate(sync hook: any SyncWillTerminate) {
+        willTerminateHooks.append(sync: hook, at: position)
+    }
 
     /// The participant handles ``LifecycleEvent/didReceiveMemoryWarning`` through ``DidReceiveMemoryWarning``.
     public mutating func didReceiveMemoryWarning(_ hook: any DidReceiveMemoryWarning) {
-        didReceiveMemoryWarningHook = .async(hook)
+        didReceiveMemoryWarningHooks.append(hook, at: position)
     }
     /// The participant handles ``LifecycleEvent/didReceiveMemoryWarning`` through ``SyncDidReceiveMemoryWarning``, called without an `await`.
     public mutating func didReceiveMemoryWarning(sync hook: any SyncDidReceiveMemoryWarning) {
-        didReceiveMemoryWarningHook = .sync(hook)
+        didReceiveMemoryWarningHooks.append(sync: hook, at: position)
     }
 
     /// The participant handles ``LifecycleEvent/openURL`` through ``OpenURL``.
-    public mutating func openURL(_ hook: any OpenURL) { openURLHook = .async(hook) }
+    public mutating func openURL(_ hook: any OpenURL) { openURLHooks.append(hook, at: position) }
     /// The participant handles ``LifecycleEvent/openURL`` through ``SyncOpenURL``, called without an `await`.
-    public mutating func openURL(sync hook: any SyncOpenURL) { openURLHook = .sync(hook) }
+    public mutating func openURL(sync hook: any SyncOpenURL) { openURLHooks.append(sync: hook, at: position) }
 
     /// The participant handles custom events (``CustomEventHandling``).
-    public mutating func customEvents(_ handler: any CustomEventHandling) { customEventHandler = handler }
+    public mutating func customEvents(_ handler: any CustomEventHandling) {
+        guard customEventHandlers.last?.position != position else { return }
+        customEventHandlers.append((position, handler))
+    }
 
-    /// The hooks of `participant`, found by asking the runtime whether it conforms to each capability
-    /// protocol: the path for the program's delegate and for modules without a declaration. Each cast
-    /// that fails scans the conformance records of the process, once per type and protocol. The
-    /// asynchronous protocol is asked first: the synchronous one refines it, so a participant that does
-    /// not handle an event costs one check, not two.
-    package init(casting participant: any Sendable) {
+    /// Adds the hooks of `participant` by asking the runtime whether it conforms to each capability
+    /// protocol: the path for the program's delegate and for modules without a declaration. Each cast that
+    /// fails scans the conformance records of the process, once per type and protocol. The asynchronous
+    /// protocol is asked first: the synchronous one refines it, so a participant that does not handle an
+    /// event costs one check, not two.
+    package mutating func add(casting participant: any Sendable) {
         if let hook = participant as? any WillFinishLaunching {
             if let sync = participant as? any SyncWillFinishLaunching {
-                willFinishLaunchingHook = .sync(sync)
+                willFinishLaunching(sync: sync)
             } else {
-                willFinishLaunchingHook = .async(hook)
+                willFinishLaunching(hook)
             }
         }
         if let hook = participant as? any SetupStage {
-            if let sync = participant as? any SyncSetupStage {
-                setupHook = .sync(sync)
-            } else {
-                setupHook = .async(hook)
-            }
+            if let sync = participant as? any SyncSetupStage { setup(sync: sync) } else { setup(hook) }
         }
         if let hook = participant as? any InitializeStage {
-            if let sync = participant as? any SyncInitializeStage {
-                initializeHook = .sync(sync)
-            } else {
-                initializeHook = .async(hook)
-            }
+            if let sync = participant as? any SyncInitializeStage { initialize(sync: sync) } else { initialize(hook) }
         }
-        if let hook = participant as? any WarmUpStage { warmUpHook = .async(hook) }
+        if let hook = participant as? any WarmUpStage { warmUp(hook) }
         if let hook = participant as? any DidFinishLaunching {
             if let sync = participant as? any SyncDidFinishLaunching {
-                didFinishLaunchingHook = .sync(sync)
+                didFinishLaunching(sync: sync)
             } else {
-                didFinishLaunchingHook = .async(hook)
+                didFinishLaunching(hook)
             }
         }
         if let hook = participant as? any WillEnterForeground {
             if let sync = participant as? any SyncWillEnterForeground {
-                willEnterForegroundHook = .sync(sync)
+                willEnterForeground(sync: sync)
             } else {
-                willEnterForegroundHook = .async(hook)
+                willEnterForeground(hook)
             }
         }
         if let hook = participant as? any DidBecomeActive {
             if let sync = participant as? any SyncDidBecomeActive {
-                didBecomeActiveHook = .sync(sync)
+                didBecomeActive(sync: sync)
             } else {
-                didBecomeActiveHook = .async(hook)
+                didBecomeActive(hook)
             }
         }
         if let hook = participant as? any WillResignActive {
             if let sync = participant as? any SyncWillResignActive {
-                willResignActiveHook = .sync(sync)
+                willResignActive(sync: sync)
             } else {
-                willResignActiveHook = .async(hook)
+                willResignActive(hook)
             }
         }
         if let hook = participant as? any DidEnterBackground {
             if let sync = participant as? any SyncDidEnterBackground {
-                didEnterBackgroundHook = .sync(sync)
+                didEnterBackground(sync: sync)
             } else {
-                didEnterBackgroundHook = .async(hook)
+                didEnterBackground(hook)
             }
         }
         if let hook = participant as? any WillTerminate {
             if let sync = participant as? any SyncWillTerminate {
-                willTerminateHook = .sync(sync)
+                willTerminate(sync: sync)
             } else {
-                willTerminateHook = .async(hook)
+                willTerminate(hook)
             }
         }
         if let hook = participant as? any DidReceiveMemoryWarning {
             if let sync = participant as? any SyncDidReceiveMemoryWarning {
-                didReceiveMemoryWarningHook = .sync(sync)
+                didReceiveMemoryWarning(sync: sync)
             } else {
-                didReceiveMemoryWarningHook = .async(hook)
+                didReceiveMemoryWarning(hook)
             }
         }
         if let hook = participant as? any OpenURL {
-            if let sync = participant as? any SyncOpenURL {
-                openURLHook = .sync(sync)
-            } else {
-                openURLHook = .async(hook)
-            }
+            if let sync = participant as? any SyncOpenURL { openURL(sync: sync) } else { openURL(hook) }
         }
-        customEventHandler = participant as? any CustomEventHandling
+        if let handler = participant as? any CustomEventHandling { customEvents(handler) }
     }
 
-    /// What the participant handles, and in which form, one line per event: `"didBecomeActive (sync)"`. Two
-    /// hook sets of one participant agree when their shapes are equal.
-    package var shape: [String] {
+    /// What the participant at `position` handles, and in which form, one line per event:
+    /// `"didBecomeActive (sync)"`. Two declarations of one participant agree when their shapes are equal.
+    package func shape(at position: Int) -> [String] {
         var lines: [String] = []
-        if let form = willFinishLaunchingHook { lines.append("willFinishLaunching (\(form.name))") }
-        if let form = setupHook { lines.append("setup (\(form.name))") }
-        if let form = initializeHook { lines.append("initialize (\(form.name))") }
-        if let form = warmUpHook { lines.append("warmUp (\(form.name))") }
-        if let form = didFinishLaunchingHook { lines.append("didFinishLaunching (\(form.name))") }
-        if let form = willEnterForegroundHook { lines.append("willEnterForeground (\(form.name))") }
-        if let form = didBecomeActiveHook { lines.append("didBecomeActive (\(form.name))") }
-        if let form = willResignActiveHook { lines.append("willResignActive (\(form.name))") }
-        if let form = didEnterBackgroundHook { lines.append("didEnterBackground (\(form.name))") }
-        if let form = willTerminateHook { lines.append("willTerminate (\(form.name))") }
-        if let form = didReceiveMemoryWarningHook { lines.append("didReceiveMemoryWarning (\(form.name))") }
-        if let form = openURLHook { lines.append("openURL (\(form.name))") }
-        if customEventHandler != nil { lines.append("custom events") }
+        if let line = willFinishLaunchingHooks.shape("willFinishLaunching", at: position) { lines.append(line) }
+        if let line = setupHooks.shape("setup", at: position) { lines.append(line) }
+        if let line = initializeHooks.shape("initialize", at: position) { lines.append(line) }
+        if let line = warmUpHooks.shape("warmUp", at: position) { lines.append(line) }
+        if let line = didFinishLaunchingHooks.shape("didFinishLaunching", at: position) { lines.append(line) }
+        if let line = willEnterForegroundHooks.shape("willEnterForeground", at: position) { lines.append(line) }
+        if let line = didBecomeActiveHooks.shape("didBecomeActive", at: position) { lines.append(line) }
+        if let line = willResignActiveHooks.shape("willResignActive", at: position) { lines.append(line) }
+        if let line = didEnterBackgroundHooks.shape("didEnterBackground", at: position) { lines.append(line) }
+        if let line = willTerminateHooks.shape("willTerminate", at: position) { lines.append(line) }
+        if let line = didReceiveMemoryWarningHooks.shape("didReceiveMemoryWarning", at: position) { lines.append(line) }
+        if let line = openURLHooks.shape("openURL", at: position) { lines.append(line) }
+        if customEventHandlers.contains(where: { $0.position == position }) { lines.append("custom events") }
         return lines
     }
 }

@@ -22,7 +22,7 @@ package struct WarmUpGraph: Sendable {
     package init(
         plan: [Participant],
         participants: [Participant],
-        dependencies: (Participant) -> [Int]
+        dependencies: (Participant) -> ArraySlice<Int>
     ) {
         // Participant ids are small and dense (given in join order, never reused): arrays indexed by id
         // stand in for dictionaries and sets.
