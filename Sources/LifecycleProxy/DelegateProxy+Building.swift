@@ -38,14 +38,12 @@ extension DelegateProxy {
             )
         }
 
-        var first: [ObjectIdentifier: Int] = [:]
-        first.reserveCapacity(entries.count)
+        var first = TypeTable(capacity: entries.count)
         var duplicates: [String] = []
         var duplicateDetails: [String] = []
         for index in entries.indices {
-            let key = ObjectIdentifier(entries[index].type)
-            if let earlier = first.updateValue(index, forKey: key) {
-                first[key] = earlier
+            let earlier = first.insert(entries[index].type, index)
+            if earlier != index {
                 let entry = entries[index]
                 duplicates.append(entry.moduleName)
                 duplicateDetails.append(
@@ -90,9 +88,8 @@ extension DelegateProxy {
         manifest: String,
         disabled: [(name: String, reason: String)] = []
     ) throws(ManifestError) -> [Int] {
-        var position: [ObjectIdentifier: Int] = [:]
-        position.reserveCapacity(entries.count)
-        for index in entries.indices { position[ObjectIdentifier(entries[index].type)] = index }
+        var position = TypeTable(capacity: entries.count)
+        for index in entries.indices { position.insert(entries[index].type, index) }
 
         // The positions module i depends on, in declared order, are
         // `dependencyList[dependencyStart[i]..<dependencyStart[i + 1]]`: one array for all, not one each.
@@ -117,7 +114,7 @@ extension DelegateProxy {
                             + "after itself: remove `\(name).self` from `dependencies`."
                     )
                 }
-                guard let target = position[ObjectIdentifier(dependency)] else {
+                guard let target = position[dependency] else {
                     missing.append((entries[index].moduleName, dependency.moduleName))
                     continue
                 }

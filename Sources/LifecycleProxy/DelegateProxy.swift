@@ -91,11 +91,12 @@ public final class DelegateProxy: Sendable {
         // Create each module once, in delivery order, and report every initializer that throws.
         var modules: [any LifecycleModule] = []
         var failed: [(name: String, error: any Error)] = []
-        for entry in ordered {
+        modules.reserveCapacity(ordered.count)
+        for index in ordered.indices {
             do {
-                modules.append(try entry.type.init(context: context))
+                modules.append(try ordered[index].type.init(context: context))
             } catch {
-                failed.append((entry.moduleName, error))
+                failed.append((ordered[index].moduleName, error))
             }
         }
         if !failed.isEmpty {
@@ -121,12 +122,14 @@ public final class DelegateProxy: Sendable {
             nextID += 1
         }
         var slots: [ModuleSlot] = []
-        for (entry, module) in zip(ordered, modules) {
+        slots.reserveCapacity(ordered.count)
+        for index in ordered.indices {
+            let type = ordered[index].type
             slots.append(
                 ModuleSlot(
-                    entry: entry,
-                    instance: module,
-                    participant: Participant(type: entry.type, priority: entry.priority, id: nextID)
+                    entry: ordered[index],
+                    instance: modules[index],
+                    participant: Participant(type: type, priority: type.priority, id: nextID)
                 )
             )
             nextID += 1
@@ -170,13 +173,12 @@ public final class DelegateProxy: Sendable {
         self.participants = participants
         var budgeted: [Int: any TimeBudgetedModule.Type] = [:]
         var policies: [Int: ModuleFailurePolicy] = [:]
-        var idOfType: [ObjectIdentifier: Int] = [:]
-        idOfType.reserveCapacity(modules.count)
+        var idOfType = TypeTable(capacity: modules.count)
         for index in modules.indices {
             let id = modules[index].participant.id
             if let type = modules[index].entry.budgeted { budgeted[id] = type }
             if let type = modules[index].entry.failurePolicy { policies[id] = type.failurePolicy }
-            idOfType[ObjectIdentifier(modules[index].entry.type)] = id
+            idOfType.insert(modules[index].entry.type, id)
         }
         self.budgeted = budgeted
         self.policies = policies
@@ -191,7 +193,7 @@ public final class DelegateProxy: Sendable {
         for index in modules.indices {
             if let dependent = modules[index].entry.dependent {
                 for type in dependent.dependencies {
-                    if let dependency = idOfType[ObjectIdentifier(type)] { gathered.append(dependency) }
+                    if let dependency = idOfType[type] { gathered.append(dependency) }
                 }
             }
             gatheredStart.append(gathered.count)

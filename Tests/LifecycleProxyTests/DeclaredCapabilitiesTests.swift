@@ -121,3 +121,16 @@ struct DeclaredCapabilitiesTests {
     }
     #endif
 }
+
+@Suite("TypeTable")
+struct TypeTableTests {
+    @Test("Keeps the first value of a type, finds every type, and grows past its capacity")
+    func insertFindGrow() {
+        let types: [any LifecycleModule.Type] = [DeclaredPool.self, DeclaredConfig.self, DeclaredAudit.self]
+        var table = TypeTable(capacity: 1)
+        for (index, type) in types.enumerated() { #expect(table.insert(type, index) == index) }
+        #expect(table.insert(DeclaredConfig.self, 99) == 1)
+        #expect(types.map { table[$0] } == [0, 1, 2])
+        #expect(TypeTable(capacity: 4)[DeclaredPool.self] == nil)
+    }
+}

@@ -216,6 +216,17 @@ private func buildCases(_ n: Int, includeGenerated: Bool) -> [BenchCase] {
             }
         }
     }
+    func build(_ system: System, declared: [DeclaredModule]) -> BenchCase {
+        let manifest = ModuleManifest(name: system.id, declared: declared)
+        return BenchCase(system: system, modules: n, expectedTicks: nil) { meter, iterations in
+            for _ in 0..<iterations {
+                meter.begin()
+                let proxy = try? DelegateProxy(manifest: manifest)
+                meter.end()
+                if proxy?.participants.count != n { fatalError("\(system.id) did not build \(n) participants") }
+            }
+        }
+    }
     func names(_ system: System, _ types: [any LifecycleModule.Type]) -> BenchCase {
         BenchCase(system: system, modules: n, expectedTicks: nil) { meter, iterations in
             var characters = 0
@@ -235,6 +246,7 @@ private func buildCases(_ n: Int, includeGenerated: Bool) -> [BenchCase] {
     #if GeneratedModules
     if includeGenerated {
         cases.append(build(.buildGenerated, Array(generatedModuleTypes.prefix(n))))
+        cases.append(build(.buildGeneratedDeclared, declared: Array(generatedDeclaredModules.prefix(n))))
         cases.append(names(.namesGenerated, Array(generatedModuleTypes.prefix(n))))
     }
     #endif

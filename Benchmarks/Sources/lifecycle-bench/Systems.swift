@@ -160,6 +160,12 @@ extension System {
         group: .build,
         isLibrary: true
     )
+    static let buildGeneratedDeclared = System(
+        id: "build-generated-declared",
+        label: "DelegateProxy(manifest:), generated non-generic types, capability table (as discovered)",
+        group: .build,
+        isLibrary: true
+    )
     static let namesLean = System(
         id: "names-lean",
         label: "String(reflecting:) of the N generic types (part of the build)",
@@ -200,7 +206,8 @@ extension System {
         .proxyEventGenerated,
         .asyncLoopGenerated, .proxyDidFinishLaunching, .proxyOpenURL, .proxySyncDidFinishLaunching,
         .proxySyncOpenURL, .proxyCustomBool, .concreteBoolLoop,
-        .existentialBoolLoop, .asyncBoolLoop, .buildNumbered, .buildLean, .buildGenerated, .namesLean,
+        .existentialBoolLoop, .asyncBoolLoop, .buildNumbered, .buildLean, .buildGenerated, .buildGeneratedDeclared,
+        .namesLean,
         .namesGenerated, .hostLifecycle, .hostLifecycleLean, .serviceGroup,
     ]
 }
@@ -260,6 +267,11 @@ struct Comparison {
             denominator: .concreteBoolLoop
         ),
         Comparison(label: "generic ÷ generated build", numerator: .buildLean, denominator: .buildGenerated),
+        Comparison(
+            label: "runtime casts ÷ capability table, generated build",
+            numerator: .buildGenerated,
+            denominator: .buildGeneratedDeclared
+        ),
         Comparison(label: "naming share of the generic build", numerator: .namesLean, denominator: .buildLean),
         Comparison(
             label: "naming share of the generated build",

@@ -119,12 +119,20 @@ func evaluateTargets(_ table: ResultTable) -> [TargetCheck] {
             measured += "; generated, one hook: \(significant(generated.minNanoseconds / 1e6)) ms, of which naming "
             measured += "\(significant(names.minNanoseconds / 1e6)) ms"
         }
+        // What a discovered program builds: the generated types with their capability table. Judged on it
+        // when measured; the other rows are manifests written by hand, which the runtime answers.
+        let declared = table.find(.buildGeneratedDeclared, 10_000)
+        if let declared {
+            measured =
+                "generated, capability table (as discovered): \(significant(declared.minNanoseconds / 1e6)) ms; "
+                + measured
+        }
         checks.append(
             TargetCheck(
                 name: "build the proxy, N=10,000, ~1.9 dependencies each",
                 requirement: "≤ 10 ms (min)",
                 measured: measured,
-                met: build.minNanoseconds <= 10e6
+                met: (declared ?? build).minNanoseconds <= 10e6
             )
         )
     } else {

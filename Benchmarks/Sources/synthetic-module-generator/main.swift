@@ -48,6 +48,14 @@ for n in 0..<count {
 source += "/// Every generated module type, by number.\n"
 source += "public let generatedModuleTypes: [any LifecycleModule.Type] = [\n"
 for n in 0..<count { source += "    \(typeName(n)).self,\n" }
+source += "]\n\n"
+source += "/// Every generated module type with its capability table, as ModuleDiscoveryPlugin writes it.\n"
+source += "public let generatedDeclaredModules: [DeclaredModule] = [\n"
+for n in 0..<count {
+    let name = typeName(n)
+    source += "    DeclaredModule(\(name).self, dependent: \(name).self) { module, hooks in "
+    source += "hooks.didBecomeActive(module as! \(name)) },\n"
+}
 source += "]\n"
 
 let output = URL(fileURLWithPath: arguments[1])

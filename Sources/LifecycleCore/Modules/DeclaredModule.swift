@@ -6,8 +6,8 @@
 /// where a capability protocol is expected, so a claim the type does not meet is a compile error, not a
 /// wrong table. A capability the plugin could not see (a conformance added in another target, say) is
 /// the one way a declaration can be incomplete: debug builds compare every declaration with the runtime's
-/// answer when a host is built and throw ``ManifestError``-coded `capabilityMismatch` naming the module,
-/// and `checkDeclaredCapabilities` in `LifecycleTesting` does the same in a test.
+/// answer when a host is built, and throw a `ManifestError` with code `capabilityMismatch` that names the
+/// module and what differs. Release builds trust the declarations and cast nothing.
 ///
 /// ```swift
 /// DeclaredModule(CacheModule.self, dependent: CacheModule.self) { module, hooks in
@@ -59,12 +59,30 @@ public struct DeclaredModule: Sendable {
 
 /// The declared half of a ``DeclaredModule``: its type-level capabilities as typed metatypes, and the
 /// function that fills an instance's ``ModuleHooks``.
-package struct ModuleCapabilities: Sendable {
+///
+/// A class, so a manifest entry holds one reference to it: entries are copied as a manifest is combined,
+/// ordered and turned into participants, and for 10,000 modules every word of an entry is 80 KB more
+/// memory to touch at startup.
+package final class ModuleCapabilities: Sendable {
     package let dependent: (any DependentModule.Type)?
     package let gated: (any EnvironmentGatedModule.Type)?
     package let budgeted: (any TimeBudgetedModule.Type)?
     package let failurePolicy: (any FailurePolicyModule.Type)?
     package let hooks: @Sendable (any LifecycleModule, inout ModuleHooks) -> Void
+
+    init(
+        dependent: (any DependentModule.Type)?,
+        gated: (any EnvironmentGatedModule.Type)?,
+        budgeted: (any TimeBudgetedModule.Type)?,
+        failurePolicy: (any FailurePolicyModule.Type)?,
+        hooks: @escaping @Sendable (any LifecycleModule, inout ModuleHooks) -> Void
+    ) {
+        self.dependent = dependent
+        self.gated = gated
+        self.budgeted = budgeted
+        self.failurePolicy = failurePolicy
+        self.hooks = hooks
+    }
 
     /// What the type-level capabilities are, one line each, to compare with the runtime's answer.
     package var shape: [String] {
