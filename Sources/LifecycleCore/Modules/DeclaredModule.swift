@@ -34,9 +34,10 @@ public struct DeclaredModule: Sendable {
     ///
     /// - Parameters:
     ///   - type: The module type.
-    ///   - dependent: `type` again if it is a ``DependentModule``; the same for `gated`
-    ///     (``EnvironmentGatedModule``), `budgeted` (``TimeBudgetedModule``) and `failurePolicy`
-    ///     (``FailurePolicyModule``).
+    ///   - dependent: `type` again if it is a ``DependentModule``, else `nil`.
+    ///   - gated: `type` again if it is an ``EnvironmentGatedModule``, else `nil`.
+    ///   - budgeted: `type` again if it is a ``TimeBudgetedModule``, else `nil`.
+    ///   - failurePolicy: `type` again if it is a ``FailurePolicyModule``, else `nil`.
     ///   - hooks: Given an instance of `type`, calls the ``ModuleHooks`` method of each event it handles.
     public init(
         _ type: any LifecycleModule.Type,

@@ -35,7 +35,7 @@ package struct HookList<Hook: Sendable, SyncHook: Sendable>: Sendable {
 
 /// The participants' hooks, gathered per event: what the delegate proxy fans events out with.
 ///
-/// The proxy sets ``position`` to each participant in turn and adds its hooks. A generated manifest adds
+/// The proxy sets the position to each participant in turn and adds its hooks. A generated manifest adds
 /// a module's hooks without asking the runtime: its code hands the module, as its concrete type, to the
 /// method of each capability the discovery plugin read from the source, so the compiler checks every
 /// claim (see ``DeclaredModule``). For the program's delegate, and for modules listed by hand, the proxy
