@@ -23,11 +23,12 @@ extension DelegateProxy {
     }
 
     /// Checks the manifest and returns its entries in delivery order (`dependencyOrder`): dependencies
-    /// first, then priority, highest first, then manifest order.
+    /// first, then priority, highest first, then manifest order; with whom each depends on, by position
+    /// in that order.
     static func validatedOrder(
         of manifest: ModuleManifest,
         disabled: [(name: String, reason: String)] = []
-    ) throws(ManifestError) -> [ModuleManifest.Entry] {
+    ) throws(ManifestError) -> DeliveryOrder {
         let entries = manifest.entries
         guard !entries.isEmpty || !disabled.isEmpty else {
             throw ManifestError(
@@ -76,8 +77,26 @@ extension DelegateProxy {
             )
         }
 
-        return try dependencyOrder(of: entries, priorities: priorities, manifest: manifest.name, disabled: disabled)
-            .map { entries[$0] }
+        let found = try dependencyOrder(
+            of: entries,
+            priorities: priorities,
+            manifest: manifest.name,
+            disabled: disabled
+        )
+        // The dependency lists, from manifest positions to positions in the delivery order.
+        var rank = [Int](repeating: 0, count: entries.count)
+        for (place, index) in found.order.enumerated() { rank[index] = place }
+        var start = [0]
+        start.reserveCapacity(entries.count + 1)
+        var list: [Int] = []
+        list.reserveCapacity(found.dependencyList.count)
+        for index in found.order {
+            for dependency in found.dependencyList[found.dependencyStart[index]..<found.dependencyStart[index + 1]] {
+                list.append(rank[dependency])
+            }
+            start.append(list.count)
+        }
+        return DeliveryOrder(entries: found.order.map { entries[$0] }, dependencyStart: start, dependencyList: list)
     }
 
     /// The delivery order: dependencies first; among modules whose dependencies are all placed, the
@@ -87,7 +106,7 @@ extension DelegateProxy {
         priorities: [ModulePriority]? = nil,
         manifest: String,
         disabled: [(name: String, reason: String)] = []
-    ) throws(ManifestError) -> [Int] {
+    ) throws(ManifestError) -> DependencyOrder {
         var position = TypeTable(capacity: entries.count)
         for index in entries.indices { position.insert(entries[index].type, index) }
 
@@ -180,7 +199,7 @@ extension DelegateProxy {
                     + "Remove one dependency of the cycle."
             )
         }
-        return order
+        return DependencyOrder(order: order, dependencyStart: dependencyStart, dependencyList: dependencyList)
     }
 
     /// A path around one cycle among the unplaced modules, starting and ending at the same module.
@@ -219,6 +238,23 @@ extension DelegateProxy {
             registration.bind(instance, participant, &routes)
         }
     }
+}
+
+/// An order of manifest entries (positions in the manifest), and whom each entry depends on: the
+/// positions `dependencyList[dependencyStart[i]..<dependencyStart[i + 1]]` for entry `i`, in manifest
+/// positions, without repeats.
+struct DependencyOrder {
+    let order: [Int]
+    let dependencyStart: [Int]
+    let dependencyList: [Int]
+}
+
+/// A manifest's entries in delivery order, and whom each depends on, by position in that order (the
+/// same one-array form as `DependencyOrder`).
+struct DeliveryOrder {
+    let entries: [ModuleManifest.Entry]
+    let dependencyStart: [Int]
+    let dependencyList: [Int]
 }
 
 /// Modules ready to be placed, highest priority first, then lowest manifest position.

@@ -116,7 +116,7 @@ extension DelegateProxy {
         let entry = ModuleManifest(name: "register(_:)", [type]).entries[0]
         let participant = Participant(name: name, priority: type.priority, id: nextID)
         let slots = modules + [ModuleSlot(entry: entry, instance: instance, participant: participant)]
-        let order = try Self.dependencyOrder(of: slots.map(\.entry), manifest: "register(_:)")
+        let order = try Self.dependencyOrder(of: slots.map(\.entry), manifest: "register(_:)").order
         let proxy = try DelegateProxy(
             delegate: delegateSlot,
             modules: order.map { slots[$0] },

@@ -86,7 +86,8 @@ public final class DelegateProxy: Sendable {
         // appear in another environment.
         let whole = try Self.validatedOrder(of: manifest)
         let (enabledManifest, disabled) = Self.gate(manifest, options: context.launchOptions)
-        let ordered = disabled.isEmpty ? whole : try Self.validatedOrder(of: enabledManifest, disabled: disabled)
+        let delivery = disabled.isEmpty ? whole : try Self.validatedOrder(of: enabledManifest, disabled: disabled)
+        let ordered = delivery.entries
 
         // Create each module once, in delivery order, and report every initializer that throws.
         var modules: [any LifecycleModule] = []
@@ -134,7 +135,20 @@ public final class DelegateProxy: Sendable {
             )
             nextID += 1
         }
-        try self.init(delegate: delegateSlot, modules: slots, nextID: nextID, disabled: disabled, context: context)
+        // The dependencies the order was computed from, by participant id: the delegate depends on nobody.
+        let base = delegateSlot == nil ? 0 : 1
+        let dependencies = (
+            start: Array(repeating: 0, count: base) + delivery.dependencyStart,
+            list: base == 0 ? delivery.dependencyList : delivery.dependencyList.map { $0 + base }
+        )
+        try self.init(
+            delegate: delegateSlot,
+            modules: slots,
+            nextID: nextID,
+            disabled: disabled,
+            context: context,
+            dependencies: dependencies
+        )
     }
 
     /// Builds the tables for a delegate and modules that already exist, in delivery order: a manifest's
@@ -144,7 +158,8 @@ public final class DelegateProxy: Sendable {
         modules: [ModuleSlot],
         nextID: Int,
         disabled: [(name: String, reason: String)],
-        context: LifecycleContext
+        context: LifecycleContext,
+        dependencies known: (start: [Int], list: [Int])? = nil
     ) throws(ManifestError) {
         self.delegateSlot = delegate
         self.modules = modules
@@ -173,42 +188,19 @@ public final class DelegateProxy: Sendable {
         self.participants = participants
         var budgeted: [Int: any TimeBudgetedModule.Type] = [:]
         var policies: [Int: ModuleFailurePolicy] = [:]
-        var idOfType = TypeTable(capacity: modules.count)
         for index in modules.indices {
             let id = modules[index].participant.id
             if let type = modules[index].entry.budgeted { budgeted[id] = type }
             if let type = modules[index].entry.failurePolicy { policies[id] = type.failurePolicy }
-            idOfType.insert(modules[index].entry.type, id)
         }
         self.budgeted = budgeted
         self.policies = policies
-        // The ids participant `id` depends on are `dependencyList[dependencyStart[id]..<dependencyStart[id + 1]]`:
-        // one array for all participants, not one each. Gathered in delivery order, then placed by id (a
-        // module registered at run time has the highest id wherever it stands in the order).
-        var gathered: [Int] = []
-        gathered.reserveCapacity(modules.count * 2)
-        var gatheredStart = [0]
-        gatheredStart.reserveCapacity(modules.count + 1)
-        var dependencyStart = [Int](repeating: 0, count: nextID + 1)
-        for index in modules.indices {
-            if let dependent = modules[index].entry.dependent {
-                for type in dependent.dependencies {
-                    if let dependency = idOfType[type] { gathered.append(dependency) }
-                }
-            }
-            gatheredStart.append(gathered.count)
-            dependencyStart[modules[index].participant.id + 1] = gathered.count - gatheredStart[index]
+        if let known {
+            // From the manifest's order, which read every module's dependencies already.
+            (self.dependencyStart, self.dependencyList) = known
+        } else {
+            (self.dependencyStart, self.dependencyList) = Self.dependencyTable(of: modules, nextID: nextID)
         }
-        for id in 0..<nextID { dependencyStart[id + 1] += dependencyStart[id] }
-        var dependencyList = [Int](repeating: 0, count: gathered.count)
-        for index in modules.indices {
-            let target = dependencyStart[modules[index].participant.id]
-            for (offset, dependency) in gathered[gatheredStart[index]..<gatheredStart[index + 1]].enumerated() {
-                dependencyList[target + offset] = dependency
-            }
-        }
-        self.dependencyStart = dependencyStart
-        self.dependencyList = dependencyList
         self.context = context
         self.willFinishLaunching = Implementers(hooks.willFinishLaunchingHooks, participants, .forward)
         self.setup = Implementers(hooks.setupHooks, participants, .forward)
@@ -228,6 +220,41 @@ public final class DelegateProxy: Sendable {
             try Self.register(handler, as: participants[position], in: &routes)
         }
         (self.customRoutes, self.customEvents) = routes.build()
+    }
+
+    /// The ids each participant depends on, as `dependencyStart`/`dependencyList` hold them, read from the
+    /// modules' types: for a proxy rebuilt after a registration or a removal.
+    private static func dependencyTable(of modules: [ModuleSlot], nextID: Int) -> (start: [Int], list: [Int]) {
+        var idOfType = TypeTable(capacity: modules.count)
+        for index in modules.indices { idOfType.insert(modules[index].entry.type, modules[index].participant.id) }
+        // The ids participant `id` depends on are `dependencyList[dependencyStart[id]..<dependencyStart[id + 1]]`:
+        // one array for all participants, not one each. Gathered in delivery order, then placed by id (a
+        // module registered at run time has the highest id wherever it stands in the order).
+        var gathered: [Int] = []
+        gathered.reserveCapacity(modules.count * 2)
+        var gatheredStart = [0]
+        gatheredStart.reserveCapacity(modules.count + 1)
+        var dependencyStart = [Int](repeating: 0, count: nextID + 1)
+        for index in modules.indices {
+            if let dependent = modules[index].entry.dependent {
+                for type in dependent.dependencies {
+                    guard let dependency = idOfType[type], !gathered[gatheredStart[index]...].contains(dependency)
+                    else { continue }
+                    gathered.append(dependency)
+                }
+            }
+            gatheredStart.append(gathered.count)
+            dependencyStart[modules[index].participant.id + 1] = gathered.count - gatheredStart[index]
+        }
+        for id in 0..<nextID { dependencyStart[id + 1] += dependencyStart[id] }
+        var dependencyList = [Int](repeating: 0, count: gathered.count)
+        for index in modules.indices {
+            let target = dependencyStart[modules[index].participant.id]
+            for (offset, dependency) in gathered[gatheredStart[index]..<gatheredStart[index + 1]].enumerated() {
+                dependencyList[target + offset] = dependency
+            }
+        }
+        return (dependencyStart, dependencyList)
     }
 
     // MARK: - Reading

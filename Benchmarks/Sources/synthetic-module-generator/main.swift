@@ -49,14 +49,26 @@ source += "/// Every generated module type, by number.\n"
 source += "public let generatedModuleTypes: [any LifecycleModule.Type] = [\n"
 for n in 0..<count { source += "    \(typeName(n)).self,\n" }
 source += "]\n\n"
+// Appended statement by statement in functions of 250, as ModuleDiscoveryPlugin writes them: one array
+// literal of 10,000 closures takes the type checker more memory than the machine has.
+let chunk = 250
+let chunks = (count + chunk - 1) / chunk
 source += "/// Every generated module type with its capability table, as ModuleDiscoveryPlugin writes it.\n"
-source += "public let generatedDeclaredModules: [DeclaredModule] = [\n"
-for n in 0..<count {
-    let name = typeName(n)
-    source += "    DeclaredModule(\(name).self, dependent: \(name).self) { module, hooks in "
-    source += "hooks.didBecomeActive(module as! \(name)) },\n"
+source += "public let generatedDeclaredModules: [DeclaredModule] = {\n"
+source += "    var modules: [DeclaredModule] = []\n"
+source += "    modules.reserveCapacity(\(count))\n"
+for part in 0..<chunks { source += "    declaredModules\(part)(&modules)\n" }
+source += "    return modules\n}()\n"
+for part in 0..<chunks {
+    source += "\nprivate func declaredModules\(part)(_ modules: inout [DeclaredModule]) {\n"
+    for n in part * chunk..<min(count, (part + 1) * chunk) {
+        let name = typeName(n)
+        source += "    modules.append(DeclaredModule(\(name).self, dependent: \(name).self) { module, hooks in\n"
+        source += "        hooks.didBecomeActive(module as! \(name))\n"
+        source += "    })\n"
+    }
+    source += "}\n"
 }
-source += "]\n"
 
 let output = URL(fileURLWithPath: arguments[1])
 // Rewrite only on change, so an unchanged count does not recompile the target.
