@@ -156,6 +156,18 @@ public enum SyntheticCatalog {
         leanType(typeNumber($0))
     }
 
+    /// The `LeanNumbered` types with their capability tables, as ModuleDiscoveryPlugin writes them for
+    /// non-generic types (each closure here captures its type's generic context).
+    public static let leanDeclared: [DeclaredModule] = (0..<SyntheticGraph.maximumCount).map {
+        leanDeclaration(typeNumber($0))
+    }
+
+    private static func leanDeclaration<Number: TypeNumber>(_: Number.Type) -> DeclaredModule {
+        DeclaredModule(LeanNumbered<Number>.self, dependent: LeanNumbered<Number>.self) { module, hooks in
+            hooks.didBecomeActive(module as! LeanNumbered<Number>)
+        }
+    }
+
     private static func numberedType<Number: TypeNumber>(_: Number.Type) -> any LifecycleModule.Type {
         Numbered<Number>.self
     }

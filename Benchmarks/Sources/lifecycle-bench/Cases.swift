@@ -241,6 +241,7 @@ private func buildCases(_ n: Int, includeGenerated: Bool) -> [BenchCase] {
     var cases = [
         build(.buildNumbered, Array(SyntheticCatalog.numbered.prefix(n))),
         build(.buildLean, Array(SyntheticCatalog.lean.prefix(n))),
+        build(.buildLeanDeclared, declared: Array(SyntheticCatalog.leanDeclared.prefix(n))),
         names(.namesLean, Array(SyntheticCatalog.lean.prefix(n))),
     ]
     #if GeneratedModules

@@ -154,6 +154,12 @@ extension System {
         group: .build,
         isLibrary: true
     )
+    static let buildLeanDeclared = System(
+        id: "build-lean-declared",
+        label: "DelegateProxy(manifest:), generic types, one hook, capability table",
+        group: .build,
+        isLibrary: true
+    )
     static let buildGenerated = System(
         id: "build-generated",
         label: "DelegateProxy(manifest:), generated non-generic types, one hook",
@@ -206,7 +212,8 @@ extension System {
         .proxyEventGenerated,
         .asyncLoopGenerated, .proxyDidFinishLaunching, .proxyOpenURL, .proxySyncDidFinishLaunching,
         .proxySyncOpenURL, .proxyCustomBool, .concreteBoolLoop,
-        .existentialBoolLoop, .asyncBoolLoop, .buildNumbered, .buildLean, .buildGenerated, .buildGeneratedDeclared,
+        .existentialBoolLoop, .asyncBoolLoop, .buildNumbered, .buildLean, .buildLeanDeclared, .buildGenerated,
+        .buildGeneratedDeclared,
         .namesLean,
         .namesGenerated, .hostLifecycle, .hostLifecycleLean, .serviceGroup,
     ]

@@ -168,46 +168,61 @@ func evaluateTargets(_ table: ResultTable) -> [TargetCheck] {
     return checks
 }
 
-/// CI's smoke check: the proxy must never be more than 5× the limit it is compared with — the concrete
-/// loop for synchronous hooks, the hand-written awaited loop of the same shape for asynchronous ones.
+/// CI's smoke check: each measured system must stay within a multiple of the reference it is compared
+/// with, measured in the same run. For dispatch, the proxy must never be more than 5× its limit: the
+/// concrete loop for synchronous hooks, the hand-written awaited loop of the same shape for asynchronous
+/// ones. For the build and the lifecycle, the limit is about 1.7× the ratio measured when the check was
+/// set (quick mode, N = 1,000, three runs), so noise passes and a 2× regression fails: a build from
+/// capability tables against the same types cast at run time (0.20–0.22×), and a lifecycle of the host,
+/// lean and in the default configuration, against `ServiceGroup` (0.25–0.28× and 0.73–0.84×).
 ///
 /// Judged on the minima at the largest N measured (1,000 in quick mode), where the cost per module is what
 /// is measured; smaller N are printed too. Below ~100 modules a fixed cost per event dominates the sync
 /// rows (about 200 ns: the awaited `deliver` call and the outcome), which Docs/Performance.md reports.
 func smokeChecks(_ table: ResultTable) -> [TargetCheck] {
-    smokePairs.compactMap { proxy, limit in smokeCheck(proxy, limit, table) }
+    smokePairs.compactMap { pair in smokeCheck(pair, table) }
 }
 
 /// The systems of the smoke checks that failed in `table`, to measure again.
 func failingSmokeSystems(_ table: ResultTable) -> Set<String> {
     var systems: Set<String> = []
-    for (proxy, limit) in smokePairs where smokeCheck(proxy, limit, table)?.met == false {
-        systems.formUnion([proxy.id, limit.id])
+    for pair in smokePairs where smokeCheck(pair, table)?.met == false {
+        systems.formUnion([pair.measured.id, pair.reference.id])
     }
     return systems
 }
 
-/// Each proxy and the limit it is compared with.
-private let smokePairs: [(System, System)] = [
-    (.proxySyncEvent, .concreteLoop),
-    (.proxySyncDidFinishLaunching, .concreteBoolLoop),
-    (.proxySyncOpenURL, .concreteBoolLoop),
-    (.proxyEvent, .asyncLoop),
-    (.proxyDidFinishLaunching, .asyncBoolLoop),
-    (.proxyOpenURL, .asyncBoolLoop),
+/// A system, the reference it is compared with, and the largest ratio of their minima allowed.
+private struct SmokePair {
+    let measured: System
+    let reference: System
+    let limit: Double
+}
+
+/// Each checked system, its reference and its limit.
+private let smokePairs: [SmokePair] = [
+    SmokePair(measured: .proxySyncEvent, reference: .concreteLoop, limit: 5),
+    SmokePair(measured: .proxySyncDidFinishLaunching, reference: .concreteBoolLoop, limit: 5),
+    SmokePair(measured: .proxySyncOpenURL, reference: .concreteBoolLoop, limit: 5),
+    SmokePair(measured: .proxyEvent, reference: .asyncLoop, limit: 5),
+    SmokePair(measured: .proxyDidFinishLaunching, reference: .asyncBoolLoop, limit: 5),
+    SmokePair(measured: .proxyOpenURL, reference: .asyncBoolLoop, limit: 5),
     // Custom events are left out: each handler is a type-erased generic closure called across modules,
     // ~10× the awaited loop (Docs/Performance.md); a check that fails from the start guards nothing.
-    (.proxyEventGenerated, .asyncLoopGenerated),
+    SmokePair(measured: .proxyEventGenerated, reference: .asyncLoopGenerated, limit: 5),
+    SmokePair(measured: .buildLeanDeclared, reference: .buildLean, limit: 0.35),
+    SmokePair(measured: .hostLifecycleLean, reference: .serviceGroup, limit: 0.45),
+    SmokePair(measured: .hostLifecycle, reference: .serviceGroup, limit: 1.3),
 ]
 
-private func smokeCheck(_ proxy: System, _ limit: System, _ table: ResultTable) -> TargetCheck? {
-    let ratios = table.sizes.compactMap { n in table.ratio(proxy, limit, n).map { (n, $0.min) } }
+private func smokeCheck(_ pair: SmokePair, _ table: ResultTable) -> TargetCheck? {
+    let ratios = table.sizes.compactMap { n in table.ratio(pair.measured, pair.reference, n).map { (n, $0.min) } }
     guard let judged = ratios.max(by: { $0.0 < $1.0 }) else { return nil }
     return TargetCheck(
-        name: "smoke: \(proxy.id) vs \(limit.id)",
-        requirement: "≤ 5× at the largest N (min)",
+        name: "smoke: \(pair.measured.id) vs \(pair.reference.id)",
+        requirement: "≤ \(significant(pair.limit))× at the largest N (min)",
         measured: ratios.map { "N=\(grouped($0.0)) \(significant($0.1))×" }.joined(separator: ", "),
-        met: judged.1 <= 5
+        met: judged.1 <= pair.limit
     )
 }
 
