@@ -2,8 +2,8 @@
 # Builds the swift-service-lifecycle integration (Integrations/ServiceLifecycle), a nested package with its
 # own dependencies, once in debug, then runs its tests: the host service in real ServiceGroups, the
 # logging bridge, the hosting examples of Docs/Hosting.md, and the example HTTP server as a real process
-# (SIGTERM with requests in flight). Prints how long each part took. Arguments go to `swift test`, for
-# example `--filter ExampleProcessTests`.
+# (SIGTERM with requests in flight); checks the library's public API against PublicAPI.md. Prints how long
+# each part took. Arguments go to `swift test`, for example `--filter ExampleProcessTests`.
 #
 # The root package stays dependency-free: only this nested package depends on swift-service-lifecycle,
 # swift-log and Hummingbird. Its first build compiles them (about 3 minutes on 2 cores).
@@ -11,11 +11,28 @@ set -euo pipefail
 cd "$(dirname "$0")/../Integrations/ServiceLifecycle"
 
 started=$SECONDS
+graphs=.build/symbol-graphs
+mkdir -p "$graphs"
 echo "== build: the library, the example server and the tests (debug)"
-# Bounded, so a hung build fails CI instead of eating its 90 minutes.
-timeout 1800 swift build --build-tests
+# Bounded, so a hung build fails CI instead of eating its 90 minutes. The symbol graphs are for the public
+# API check below.
+timeout 1800 swift build --build-tests \
+    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs"
 built=$SECONDS
 echo "build: $((built - started)) s"
+
+# The library's public API against the checked-in PublicAPI.md (WRITE_API=1 rewrites it).
+swift ../../Scripts/public-api.swift "$graphs" .build/PublicAPI.md LifecycleServiceLifecycle
+if [ "${WRITE_API:-}" = 1 ]; then
+    cp .build/PublicAPI.md PublicAPI.md
+    echo "Integrations/ServiceLifecycle/PublicAPI.md written"
+elif ! diff -u PublicAPI.md .build/PublicAPI.md; then
+    echo "LifecycleServiceLifecycle's public API changed (diff above) and PublicAPI.md did not. If the change is"
+    echo "meant, run WRITE_API=1 Scripts/test-service-lifecycle.sh and commit Integrations/ServiceLifecycle/PublicAPI.md."
+    exit 1
+else
+    echo "Public API: unchanged (Integrations/ServiceLifecycle/PublicAPI.md)"
+fi
 
 echo "== test"
 timeout 900 swift test --skip-build "$@"
