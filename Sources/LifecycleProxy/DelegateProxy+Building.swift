@@ -306,8 +306,8 @@ extension DelegateProxy {
     /// throws `capabilityMismatch` naming every module whose declaration differs.
     ///
     /// The generated code cannot claim a capability a type lacks (that would not compile), so a difference
-    /// is a conformance the discovery plugin did not see. Debug builds run this whenever a proxy is built;
-    /// release builds trust the declarations and ask the runtime nothing.
+    /// is a conformance the discovery plugin did not see. Debug builds run this whenever a proxy is built
+    /// from a manifest; release builds trust the declarations and ask the runtime nothing.
     /// Checks this proxy's modules' declared capabilities against the runtime's answer, in any build:
     /// what a debug build does when it builds a proxy, for tests that run in release too.
     package func checkDeclarations() throws(ManifestError) {

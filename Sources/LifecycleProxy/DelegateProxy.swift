@@ -135,6 +135,11 @@ public final class DelegateProxy: Sendable {
             )
             nextID += 1
         }
+        // Debug builds compare each declared module with the runtime, once per manifest (a proxy rebuilt after
+        // a registration keeps the modules already checked).
+        #if DEBUG
+        try Self.checkDeclarations(of: slots)
+        #endif
         // The dependencies the order was computed from, by participant id: the delegate depends on nobody.
         let base = delegateSlot == nil ? 0 : 1
         let dependencies = (
@@ -181,10 +186,6 @@ public final class DelegateProxy: Sendable {
             participants.append(modules[index].participant)
             modules[index].entry.addHooks(of: modules[index].instance, to: &hooks)
         }
-        #if DEBUG
-        try Self.checkDeclarations(of: modules)
-        #endif
-
         self.participants = participants
         var budgeted: [Int: any TimeBudgetedModule.Type] = [:]
         var policies: [Int: ModuleFailurePolicy] = [:]

@@ -206,19 +206,13 @@ private func boolCases(_ fixture: Fixture) -> [BenchCase] {
 /// Building a proxy, and the naming part of it alone. The proxy is released outside the measured region.
 private func buildCases(_ n: Int, includeGenerated: Bool) -> [BenchCase] {
     func build(_ system: System, _ types: [any LifecycleModule.Type]) -> BenchCase {
-        let manifest = ModuleManifest(name: system.id, types)
-        return BenchCase(system: system, modules: n, expectedTicks: nil) { meter, iterations in
-            for _ in 0..<iterations {
-                meter.begin()
-                let proxy = try? DelegateProxy(manifest: manifest)
-                meter.end()
-                if proxy?.participants.count != n { fatalError("\(system.id) did not build \(n) participants") }
-            }
-        }
+        build(system, ModuleManifest(name: system.id, types))
     }
     func build(_ system: System, declared: [DeclaredModule]) -> BenchCase {
-        let manifest = ModuleManifest(name: system.id, declared: declared)
-        return BenchCase(system: system, modules: n, expectedTicks: nil) { meter, iterations in
+        build(system, ModuleManifest(name: system.id, declared: declared))
+    }
+    func build(_ system: System, _ manifest: ModuleManifest) -> BenchCase {
+        BenchCase(system: system, modules: n, expectedTicks: nil) { meter, iterations in
             for _ in 0..<iterations {
                 meter.begin()
                 let proxy = try? DelegateProxy(manifest: manifest)
