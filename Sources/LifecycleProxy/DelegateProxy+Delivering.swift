@@ -65,58 +65,7 @@ extension DelegateProxy {
         }
         // The table is keyed by `ObjectIdentifier(E.self)`, so the route's type is known.
         let route = unsafeDowncast(erased, to: CustomRoute<E>.self)
-        let lifecycleEvent = route.event
-        let context = self.context
-        var combined: E.Result?
-        var failures: [HookFailure] = []
-        let handlers = route.handlers
-        for index in handlers.indices.dropFirst(start) {
-            if let supervisor, !supervisor.willCall(index) { break }
-            let began = observer == nil ? nil : ContinuousClock.now
-            do {
-                let answer = try await handlers[index](event, context)
-                if let supervisor, !supervisor.didCall(index, answer: answer, failure: nil) { break }
-                combined = combined.map { E.Result.combine($0, answer) } ?? answer
-                if let began, let observer {
-                    observer(record(lifecycleEvent, route.participants[index], began, answer as? Bool, nil))
-                }
-            } catch {
-                if let supervisor, !supervisor.didCall(index, answer: nil, failure: error) { break }
-                failures.append(
-                    HookFailure(
-                        participant: route.participants[index],
-                        event: lifecycleEvent,
-                        error: error
-                    )
-                )
-                if let began, let observer {
-                    observer(record(lifecycleEvent, route.participants[index], began, nil, error))
-                }
-            }
-        }
-        return EventOutcome(
-            event: lifecycleEvent,
-            result: combined ?? E.Result.unanswered,
-            failures: failures,
-            delivered: handlers.count
-        )
-    }
-
-    private func record(
-        _ event: LifecycleEvent,
-        _ participant: Participant,
-        _ start: ContinuousClock.Instant,
-        _ result: Bool?,
-        _ error: (any Error)?
-    ) -> DeliveryRecord {
-        DeliveryRecord(
-            event: event,
-            participant: participant,
-            start: start,
-            duration: start.duration(to: .now),
-            result: result,
-            error: error
-        )
+        return await route.run(event, context: context, observer: observer, from: start, supervisor: supervisor)
     }
 }
 

@@ -28,6 +28,25 @@ struct FeatureFlagsModule: LifecycleModule, CustomEventHandling {
 }
 // README: end
 
+// README: async custom event handler
+struct RemoteFlagsModule: LifecycleModule, CustomEventHandling {
+    static let priority: ModulePriority = .low
+    let flags: FlagStore
+
+    init(context: LifecycleContext) {
+        flags = context.launchOptions[FlagStoreKey.self]
+    }
+
+    static func registerCustomEventHandlers(_ handlers: inout CustomEventHandlers<Self>) {
+        // `await` in the closure: the async form.
+        handlers.on(ReloadConfiguration.self) { module, event, _ in
+            try await Task.sleep(for: .milliseconds(1))  // stands for fetching the remote flags
+            return module.flags.reload(because: "remote: \(event.reason)")
+        }
+    }
+}
+// README: end
+
 // README: launch option key
 enum FlagStoreKey: LaunchOptionKey {
     static let defaultValue = FlagStore(source: "built-in defaults")
@@ -116,6 +135,20 @@ struct ModulesGuideTests {
         try await host.receiveMemoryWarning()
         try await host.waitUntilIdle()
         #expect(store.reasons == ["SIGHUP", "cache purged"])
+    }
+
+    @Test("Synchronous and async custom event handlers are delivered in priority order")
+    func asyncCustomEventHandler() async throws {
+        let store = FlagStore(source: "test")
+        var options = LaunchOptions()
+        options[FlagStoreKey.self] = store
+        let host = try ApplicationHost(
+            manifest: ModuleManifest([RemoteFlagsModule.self, FeatureFlagsModule.self]),
+            launchOptions: options
+        )
+        try await host.launch()
+        #expect(try await host.send(ReloadConfiguration(reason: "SIGHUP")))
+        #expect(store.reasons == ["SIGHUP", "remote: SIGHUP"], "normal priority before low")
     }
 
     @Test("A module mixes synchronous and asynchronous hooks; each is delivered in its event")

@@ -44,6 +44,24 @@ struct AskerB: LifecycleModule, CustomEventHandling {
     }
 }
 
+/// Answers `Ask` from an `async` handler, between AskerA's and AskerB's synchronous ones.
+struct AsyncAsker: LifecycleModule, CustomEventHandling {
+    static let priority: ModulePriority = .init(rawValue: ModulePriority.normal.rawValue + 1)
+    init(context: LifecycleContext) {}
+
+    static func registerCustomEventHandlers(_ handlers: inout CustomEventHandlers<Self>) {
+        handlers.on(Ask.self) { _, _, context in
+            await Task.yield()
+            context.launchOptions[ScriptKey.self].journal.record("ask AsyncAsker")
+            return true
+        }
+        handlers.on(Ping.self) { _, ping, context in
+            await Task.yield()
+            context.launchOptions[ScriptKey.self].journal.record("ping AsyncAsker \(ping.id)")
+        }
+    }
+}
+
 struct DoubleRegistration: LifecycleModule, CustomEventHandling {
     static let priority: ModulePriority = .normal
     init(context: LifecycleContext) {}
@@ -110,5 +128,54 @@ struct CustomEventTests {
         #expect(error?.code == .duplicateCustomEventHandler)
         #expect(error?.modules == [DoubleRegistration.moduleName])
         #expect(error?.description.contains("`Ping`") == true)
+    }
+
+    @Test("A handler without `await` registers the synchronous form, one with `await` the async form")
+    func handlerFormFollowsTheClosure() throws {
+        func forms<P: CustomEventHandling & LifecycleModule, E: CustomEvent>(
+            _ type: P.Type,
+            _ event: E.Type
+        ) throws
+            -> [String]
+        {
+            var handlers = CustomEventHandlers<P>()
+            P.registerCustomEventHandlers(&handlers)
+            var table = CustomRouteTable()
+            let instance = try P(context: LifecycleContext())
+            for registration in handlers.registrations where registration.event == LifecycleEvent(custom: E.self) {
+                registration.bind(instance, Participant(type: P.self, priority: P.priority, id: 1), &table)
+            }
+            let route = try #require(table.build().routes[ObjectIdentifier(E.self)] as? CustomRoute<E>)
+            return route.handlers.map {
+                switch $0 {
+                case .sync: "sync"
+                case .async: "async"
+                }
+            }
+        }
+        #expect(try forms(AskerA.self, Ask.self) == ["sync"])
+        #expect(try forms(AskerB.self, Ping.self) == ["sync"], "a Void handler without await is synchronous too")
+        #expect(try forms(AsyncAsker.self, Ask.self) == ["async"])
+        #expect(try forms(AsyncAsker.self, Ping.self) == ["async"])
+    }
+
+    @Test("Synchronous and async handlers of one event are delivered in one order and OR-combined")
+    func mixedHandlerFormsKeepTheOrder() async throws {
+        let script = Script()
+        var options = LaunchOptions()
+        options[ScriptKey.self] = script
+        options[AskAnswers.self] = ["A": false, "B": false]
+        let host = try ApplicationHost(
+            manifest: ModuleManifest([AskerB.self, AsyncAsker.self, AskerA.self]),
+            launchOptions: options
+        )
+        try await host.launch()
+        #expect(try await host.send(Ask()) == true, "AsyncAsker's true is combined with the synchronous falses")
+        try await host.send(Ping(id: 3))
+        #expect(
+            script.journal.entries == [
+                "ask AskerA", "ask AsyncAsker", "ask AskerB", "ping AsyncAsker 3", "ping AskerB 3",
+            ]
+        )
     }
 }

@@ -142,6 +142,27 @@ struct TimeLimitTests {
         #expect(setup.script.journal.receivers(of: "didReceiveMemoryWarning") == ["Hanger"])
     }
 
+    @Test("A custom event's handler past its budget is reported, and the handlers after it still answer")
+    func customEventHandlerTimeout() async throws {
+        let setup = try setup([KnockHanger.self, KnockAnswerer.self])
+        defer { setup.latch.open() }
+        try await setup.host.launch()
+        let knock = Task { try await setup.host.send(Knock()) }
+        await setup.advanceWhileHeld(by: .seconds(2))
+
+        let error = await #expect(throws: LifecycleError.self) { try await knock.value }
+        #expect(error?.code == .hookFailed)
+        #expect(error?.result == true, "KnockAnswerer's answer is kept: the hung handler does not hide it")
+        let timeout = try #require(error?.failures.first?.error as? HookTimeout)
+        #expect(timeout.participant == KnockHanger.moduleName)
+        #expect(timeout.event == LifecycleEvent(custom: Knock.self))
+        #expect(setup.script.journal.receivers(of: "Knock") == ["KnockHanger", "KnockAnswerer"])
+        let records = setup.host.journal?.entries.filter { $0.event == "Knock" } ?? []
+        #expect(records.map { shortName($0.participant) } == ["KnockHanger", "KnockAnswerer"])
+        #expect(records.first?.error?.contains("exceeded") == true)
+        #expect(records.last?.result == true)
+    }
+
     @Test("A module's own budget overrides the host's")
     func moduleBudget() async throws {
         let setup = try setup([PatientHanger.self])
@@ -263,5 +284,41 @@ struct HangerLow: LifecycleModule, WillTerminate {
         script.journal.record("willTerminate HangerLow")
         await latch.hold()
         script.journal.record("finished HangerLow")
+    }
+}
+
+/// A custom Bool event for the time-limit tests.
+struct Knock: CustomEvent {
+    typealias Result = Bool
+}
+
+/// Handles `Knock` by hanging until the latch opens.
+struct KnockHanger: LifecycleModule, CustomEventHandling {
+    static let priority: ModulePriority = .high
+    let latch: Latch
+    let script: Script
+    init(context: LifecycleContext) {
+        latch = context.launchOptions[LatchKey.self]
+        script = context.launchOptions[ScriptKey.self]
+    }
+    static func registerCustomEventHandlers(_ handlers: inout CustomEventHandlers<Self>) {
+        handlers.on(Knock.self) { module, _, _ in
+            module.script.journal.record("Knock KnockHanger")
+            await module.latch.hold()
+            return false
+        }
+    }
+}
+
+/// Handles `Knock` by answering `true`.
+struct KnockAnswerer: LifecycleModule, CustomEventHandling {
+    static let priority: ModulePriority = .normal
+    let script: Script
+    init(context: LifecycleContext) { script = context.launchOptions[ScriptKey.self] }
+    static func registerCustomEventHandlers(_ handlers: inout CustomEventHandlers<Self>) {
+        handlers.on(Knock.self) { module, _, _ in
+            module.script.journal.record("Knock KnockAnswerer")
+            return true
+        }
     }
 }

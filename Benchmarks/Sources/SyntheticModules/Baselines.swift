@@ -32,7 +32,15 @@ public final class ConcreteParticipant: Sendable {
 }
 
 /// The custom event of the benchmark: a Bool event delivered through the proxy's custom-event routes.
+/// ``Numbered`` handles it with a synchronous closure.
 public struct Ping: CustomEvent {
+    public typealias Result = Bool
+
+    public init() {}
+}
+
+/// ``Ping``'s twin that ``Numbered`` handles with an `async` closure: the same work, awaited.
+public struct AsyncPing: CustomEvent {
     public typealias Result = Bool
 
     public init() {}

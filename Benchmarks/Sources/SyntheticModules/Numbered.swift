@@ -6,7 +6,7 @@ public import Foundation
 public import LifecycleCore
 
 /// Synthetic module number `Number.value`: it implements every lifecycle hook, the Bool events, the custom
-/// ``Ping`` event and the baselines' ``SyncHooks``.
+/// ``Ping`` (synchronous handler) and ``AsyncPing`` (`async` handler) events and the baselines' ``SyncHooks``.
 ///
 /// Every hook does the same work, ``HookTally/tick()``; Bool hooks return the module's vote. Its priority
 /// and dependencies follow ``SyntheticGraph``; dependencies are other `Numbered` modules.
@@ -63,6 +63,7 @@ public struct Numbered<Number: TypeNumber>: LifecycleModule, DependentModule, Wi
 
     public static func registerCustomEventHandlers(_ handlers: inout CustomEventHandlers<Self>) {
         handlers.on(Ping.self) { module, _, _ in module.finishLaunchingNow() }
+        handlers.on(AsyncPing.self) { module, _, _ async in module.finishLaunchingNow() }
     }
 
     public func becomeActiveNow() { HookTally.tick() }

@@ -185,6 +185,11 @@ private func boolCases(_ fixture: Fixture) -> [BenchCase] {
             for _ in 0..<iterations { check(await proxy.deliver(Ping()), .proxyCustomBool) }
             meter.end()
         },
+        BenchCase(system: .proxyCustomBoolAsync, modules: n, expectedTicks: n) { meter, iterations in
+            meter.begin()
+            for _ in 0..<iterations { check(await proxy.deliver(AsyncPing()), .proxyCustomBoolAsync) }
+            meter.end()
+        },
         BenchCase(system: .concreteBoolLoop, modules: n, expectedTicks: n) { meter, iterations in
             meter.begin()
             for _ in 0..<iterations { check(concreteBoolFanOut(borrowed), .concreteBoolLoop) }

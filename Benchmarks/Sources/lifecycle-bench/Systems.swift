@@ -117,7 +117,13 @@ extension System {
     )
     static let proxyCustomBool = System(
         id: "proxy-custom-bool",
-        label: "DelegateProxy.deliver(Ping()), custom Bool event",
+        label: "DelegateProxy.deliver(Ping()), custom Bool event, sync handlers",
+        group: .boolEvent,
+        isLibrary: true
+    )
+    static let proxyCustomBoolAsync = System(
+        id: "proxy-custom-async-bool",
+        label: "DelegateProxy.deliver(AsyncPing()), custom Bool event, async handlers",
         group: .boolEvent,
         isLibrary: true
     )
@@ -211,7 +217,7 @@ extension System {
         .proxyEvent, .proxySyncEvent, .concreteLoop, .retainingLoop, .existentialLoop, .asyncLoop, .notificationCenter,
         .proxyEventGenerated,
         .asyncLoopGenerated, .proxyDidFinishLaunching, .proxyOpenURL, .proxySyncDidFinishLaunching,
-        .proxySyncOpenURL, .proxyCustomBool, .concreteBoolLoop,
+        .proxySyncOpenURL, .proxyCustomBool, .proxyCustomBoolAsync, .concreteBoolLoop,
         .existentialBoolLoop, .asyncBoolLoop, .buildNumbered, .buildLean, .buildLeanDeclared, .buildGenerated,
         .buildGeneratedDeclared,
         .namesLean,
@@ -267,7 +273,16 @@ struct Comparison {
             numerator: .proxySyncOpenURL,
             denominator: .concreteBoolLoop
         ),
-        Comparison(label: "custom Bool ÷ async Bool loop", numerator: .proxyCustomBool, denominator: .asyncBoolLoop),
+        Comparison(
+            label: "custom Bool, sync handlers ÷ async Bool loop",
+            numerator: .proxyCustomBool,
+            denominator: .asyncBoolLoop
+        ),
+        Comparison(
+            label: "custom Bool, async handlers ÷ async Bool loop",
+            numerator: .proxyCustomBoolAsync,
+            denominator: .asyncBoolLoop
+        ),
         Comparison(
             label: "didFinishLaunching ÷ concrete limit",
             numerator: .proxyDidFinishLaunching,

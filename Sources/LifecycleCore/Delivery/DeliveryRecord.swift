@@ -13,6 +13,7 @@ public struct DeliveryRecord: Sendable, CustomStringConvertible {
     /// What the hook threw, if it threw.
     public let error: (any Error)?
 
+    @usableFromInline
     package init(
         event: LifecycleEvent,
         participant: Participant,

@@ -1,6 +1,7 @@
 /// What came of delivering one event: the combined result, and every hook that threw.
 ///
 /// The host turns it into a result or a ``LifecycleError``.
+@usableFromInline
 package struct EventOutcome<Result: Sendable>: Sendable {
     /// The event delivered.
     package let event: LifecycleEvent
@@ -11,6 +12,7 @@ package struct EventOutcome<Result: Sendable>: Sendable {
     /// How many hooks were called.
     package let delivered: Int
 
+    @usableFromInline
     package init(event: LifecycleEvent, result: Result, failures: [HookFailure], delivered: Int) {
         self.event = event
         self.result = result

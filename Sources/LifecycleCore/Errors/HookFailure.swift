@@ -7,6 +7,7 @@ public struct HookFailure: Sendable, CustomStringConvertible {
     /// What the hook threw.
     public let error: any Error
 
+    @usableFromInline
     package init(participant: Participant, event: LifecycleEvent, error: any Error) {
         self.participant = participant
         self.event = event

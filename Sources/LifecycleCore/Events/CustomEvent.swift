@@ -73,113 +73,105 @@ public protocol CustomEventHandling: Sendable {
 
 /// The custom-event handlers of one participant type, filled in by
 /// ``CustomEventHandling/registerCustomEventHandlers(_:)``.
+///
+/// A handler is synchronous or `async`, as its closure is: a closure without `await` registers the
+/// synchronous form, which the proxy calls without an `async` frame, as it calls the synchronous
+/// capability protocols of the built-in events. Both kinds deliver in the same order.
+///
+/// Registration is inlined where the participant lists its handlers, where `E` is a concrete type (even
+/// when the participant itself is generic), so the event's delivery loop is specialized for `E` there and
+/// runs without generic value-witness calls.
 public struct CustomEventHandlers<Participant: Sendable> {
+    @usableFromInline
     package struct Registration {
         package let event: LifecycleEvent
         /// Binds the handler to one participant instance and appends it to the event's route.
         package let bind: (Participant, LifecycleCore.Participant, inout CustomRouteTable) -> Void
+
+        @usableFromInline
+        package init(
+            event: LifecycleEvent,
+            bind: @escaping (Participant, LifecycleCore.Participant, inout CustomRouteTable) -> Void
+        ) {
+            self.event = event
+            self.bind = bind
+        }
     }
 
-    package private(set) var registrations: [Registration] = []
+    @usableFromInline
+    package var registrations: [Registration] = []
 
     package init() {}
 
-    /// Registers `handler` for the custom event `E`.
+    /// Registers the `async` `handler` for the custom event `E`.
     ///
     /// Registering two handlers for the same event in one participant is a manifest error, reported when
     /// the proxy is built.
     @_disfavoredOverload
+    @inlinable
+    @inline(__always)
     public mutating func on<E: CustomEvent>(
         _ event: E.Type,
         _ handler: @escaping @Sendable (Participant, E, LifecycleContext) async throws -> E.Result
     ) {
+        // Taken here, not in the closure below: that closure is generic over the participant too, and a
+        // generic participant would keep it, and anything referenced in it, unspecialized.
+        let delivery = CustomRoute<E>.specializedDelivery
         registrations.append(
             Registration(event: LifecycleEvent(custom: E.self)) { participant, receiver, table in
-                table.append(receiver) { event, context in
-                    try await handler(participant, event, context)
-                }
+                table.append(
+                    receiver,
+                    handler: .async { event, context in try await handler(participant, event, context) },
+                    deliver: delivery
+                )
             }
         )
     }
 
-    /// Registers `handler` for the custom event `E`, which returns ``NoResult``.
+    /// Registers the synchronous `handler` for the custom event `E`.
+    ///
+    /// Registering two handlers for the same event in one participant is a manifest error, reported when
+    /// the proxy is built.
+    @_disfavoredOverload
+    @inlinable
+    @inline(__always)
+    public mutating func on<E: CustomEvent>(
+        _ event: E.Type,
+        _ handler: @escaping @Sendable (Participant, E, LifecycleContext) throws -> E.Result
+    ) {
+        let delivery = CustomRoute<E>.specializedDelivery
+        registrations.append(
+            Registration(event: LifecycleEvent(custom: E.self)) { participant, receiver, table in
+                table.append(
+                    receiver,
+                    handler: .sync { event, context in try handler(participant, event, context) },
+                    deliver: delivery
+                )
+            }
+        )
+    }
+
+    /// Registers the `async` `handler` for the custom event `E`, which returns ``NoResult``.
+    @inlinable
     public mutating func on<E: CustomEvent>(
         _ event: E.Type,
         _ handler: @escaping @Sendable (Participant, E, LifecycleContext) async throws -> Void
     ) where E.Result == NoResult {
-        on(event) { participant, event, context -> NoResult in
+        on(event) { participant, event, context async throws -> NoResult in
             try await handler(participant, event, context)
             return NoResult()
         }
     }
-}
 
-// MARK: - Routes (package internal: built by the proxy, read by the fan-out)
-
-/// The handlers of one custom event type, in delivery order. Immutable once built.
-package final class CustomRoute<E: CustomEvent>: AnyCustomRoute {
-    package typealias Handler = @Sendable (E, LifecycleContext) async throws -> E.Result
-
-    package let handlers: [Handler]
-    package let participants: [LifecycleCore.Participant]
-
-    /// The event, built once: its name costs a `String(describing:)`.
-    package let event: LifecycleEvent
-
-    init(handlers: [Handler], participants: [LifecycleCore.Participant]) {
-        self.handlers = handlers
-        self.participants = participants
-        self.event = LifecycleEvent(custom: E.self)
-    }
-}
-
-/// A type-erased ``CustomRoute``.
-package protocol AnyCustomRoute: AnyObject, Sendable {
-    var participants: [LifecycleCore.Participant] { get }
-    var event: LifecycleEvent { get }
-}
-
-/// Collects handlers per custom event type while the proxy is built, then freezes into routes.
-package struct CustomRouteTable {
-    private var builders: [ObjectIdentifier: any RouteBuilder] = [:]
-    private var order: [ObjectIdentifier] = []
-
-    package init() {}
-
-    mutating func append<E: CustomEvent>(
-        _ participant: LifecycleCore.Participant,
-        handler: @escaping CustomRoute<E>.Handler
-    ) {
-        let key = ObjectIdentifier(E.self)
-        let builder = builders[key] as? TypedRouteBuilder<E> ?? TypedRouteBuilder<E>()
-        if builders[key] == nil { order.append(key) }
-        builder.handlers.append(handler)
-        builder.participants.append(participant)
-        builders[key] = builder
-    }
-
-    /// The frozen routes, keyed by event type, and the events in the order they were first registered.
-    package func build() -> (routes: [ObjectIdentifier: any AnyCustomRoute], events: [LifecycleEvent]) {
-        var routes: [ObjectIdentifier: any AnyCustomRoute] = [:]
-        var events: [LifecycleEvent] = []
-        for key in order {
-            guard let route = builders[key]?.build() else { continue }
-            routes[key] = route
-            events.append(route.event)
+    /// Registers the synchronous `handler` for the custom event `E`, which returns ``NoResult``.
+    @inlinable
+    public mutating func on<E: CustomEvent>(
+        _ event: E.Type,
+        _ handler: @escaping @Sendable (Participant, E, LifecycleContext) throws -> Void
+    ) where E.Result == NoResult {
+        on(event) { participant, event, context throws -> NoResult in
+            try handler(participant, event, context)
+            return NoResult()
         }
-        return (routes, events)
-    }
-}
-
-private protocol RouteBuilder: AnyObject {
-    func build() -> any AnyCustomRoute
-}
-
-private final class TypedRouteBuilder<E: CustomEvent>: RouteBuilder {
-    var handlers: [CustomRoute<E>.Handler] = []
-    var participants: [LifecycleCore.Participant] = []
-
-    func build() -> any AnyCustomRoute {
-        CustomRoute<E>(handlers: handlers, participants: participants)
     }
 }

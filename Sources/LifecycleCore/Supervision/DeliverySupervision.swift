@@ -1,4 +1,5 @@
 /// Told by the fan-out loop about each hook call, so a watchdog can enforce budgets.
+@usableFromInline
 package protocol DeliverySupervisor: Sendable {
     /// Before calling the hook at delivery `position`. `false` means this runner was superseded (a hook
     /// of it timed out): it must stop without calling anything more.
