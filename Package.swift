@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "LifecycleProxy", targets: ["LifecycleProxy"]),
         .library(name: "LifecycleTesting", targets: ["LifecycleTesting"]),
         .library(name: "LifecycleHosting", targets: ["LifecycleHosting"]),
+        .library(name: "LifecycleServices", targets: ["LifecycleServices"]),
         .executable(name: "lifecycle-demo", targets: ["lifecycle-demo"]),
         .plugin(name: "ModuleDiscoveryPlugin", targets: ["ModuleDiscoveryPlugin"]),
         .plugin(name: "WriteModuleManifest", targets: ["WriteModuleManifest"]),
@@ -24,6 +25,10 @@ let package = Package(
         .target(
             name: "LifecycleHosting",
             dependencies: [.target(name: "LifecycleCore")]
+        ),
+        .target(
+            name: "LifecycleServices",
+            dependencies: [.target(name: "LifecycleCore"), .target(name: "LifecycleProxy")]
         ),
 
         // Discovery: a toolchain-only scanner, the generator tool that runs it, and two plugins.
@@ -146,6 +151,14 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "LifecycleServicesTests",
+            dependencies: [
+                .target(name: "LifecycleServices"),
+                .target(name: "LifecycleCore"),
+                .target(name: "LifecycleProxy"),
+            ]
+        ),
+        .testTarget(
             name: "ModuleScannerTests",
             dependencies: [.target(name: "ModuleScanner")]
         ),
@@ -171,6 +184,7 @@ let package = Package(
             dependencies: [
                 .target(name: "QuickStartExample"),
                 .target(name: "LifecycleHosting"),
+                .target(name: "LifecycleServices"),
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
             ]

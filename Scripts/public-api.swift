@@ -9,7 +9,9 @@ import Foundation
 
 /// The library products, in the order the file lists them: the root package's unless named.
 let named = Array(CommandLine.arguments.dropFirst(3))
-let products = named.isEmpty ? ["LifecycleCore", "LifecycleProxy", "LifecycleTesting", "LifecycleHosting"] : named
+let products =
+    named.isEmpty
+    ? ["LifecycleCore", "LifecycleProxy", "LifecycleTesting", "LifecycleHosting", "LifecycleServices"] : named
 
 struct SymbolGraph: Decodable {
     struct Symbol: Decodable {

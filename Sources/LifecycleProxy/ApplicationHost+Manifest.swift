@@ -20,8 +20,34 @@ extension ApplicationHost {
         launchOptions: LaunchOptions = .current,
         configuration: Configuration = Configuration()
     ) throws(ManifestError) {
-        try self.init(launchOptions: launchOptions, configuration: configuration) { context throws(ManifestError) in
-            try DelegateProxy(manifest: manifest, delegate: delegate, context: context)
+        var options = launchOptions
+        let prepared = try manifest.prepared(launchOptions: &options)
+        try self.init(launchOptions: options, configuration: configuration) { context throws(ManifestError) in
+            try DelegateProxy(manifest: prepared, delegate: delegate, context: context)
         }
+    }
+}
+
+extension ModuleManifest {
+    /// The manifest a host builds from, after every preparation it brings (LifecycleServices' registry,
+    /// for one), and the launch options they add to. One call per host.
+    package func prepared(launchOptions: inout LaunchOptions) throws(ManifestError) -> ModuleManifest {
+        var manifest = self
+        for preparation in preparations {
+            do {
+                manifest = try preparation.prepare(manifest, launchOptions: &launchOptions)
+            } catch let error as ManifestError {
+                throw error
+            } catch {
+                throw ManifestError(
+                    code: .preparationFailed,
+                    modules: [],
+                    underlyingErrors: [error],
+                    description: "Preparing manifest `\(name)` for a host failed (`\(preparation.key)`): \(error). "
+                        + "No module was created."
+                )
+            }
+        }
+        return manifest
     }
 }

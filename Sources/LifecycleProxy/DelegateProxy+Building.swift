@@ -119,10 +119,11 @@ extension DelegateProxy {
         var missing: [(String, String)] = []
         for index in entries.indices {
             defer { dependencyStart.append(dependencyList.count) }
-            guard let dependent = entries[index].dependent else { continue }
+            let dependencies = entries[index].allDependencies
+            guard !dependencies.isEmpty else { continue }
             let own = ObjectIdentifier(entries[index].type)
             let start = dependencyList.count
-            for dependency in dependent.dependencies {
+            for dependency in dependencies {
                 // Names are built only for messages: `String(reflecting:)` is slow for nested generic types.
                 if ObjectIdentifier(dependency) == own {
                     let name = entries[index].moduleName

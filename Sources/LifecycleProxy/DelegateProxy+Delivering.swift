@@ -82,6 +82,16 @@ extension DelegateProxy: LifecycleDispatcher {
         return dependencyList[dependencyStart[id]..<dependencyStart[id + 1]]
     }
 
+    package func explainedDependencies(of participant: Participant) -> [ModuleDependency] {
+        guard let slot = modules.first(where: { $0.participant.id == participant.id }) else { return [] }
+        return dependencies(of: participant).compactMap { id in
+            guard let target = modules.first(where: { $0.participant.id == id }) else { return nil }
+            let key = ObjectIdentifier(target.entry.type)
+            let added = slot.entry.addedDependencies.first { ObjectIdentifier($0.type) == key }
+            return ModuleDependency(module: target.participant, reason: added.map { .added($0.reason) } ?? .declared)
+        }
+    }
+
     package func failurePolicy(of participant: Participant) -> ModuleFailurePolicy? {
         policies[participant.id]
     }

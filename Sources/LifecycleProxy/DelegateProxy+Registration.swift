@@ -150,8 +150,7 @@ extension DelegateProxy {
             )
         }
         let dependents = modules.filter { slot in
-            guard let dependent = slot.entry.dependent else { return false }
-            return dependent.dependencies.contains { ObjectIdentifier($0) == key }
+            slot.entry.allDependencies.contains { ObjectIdentifier($0) == key }
         }
         guard dependents.isEmpty else {
             let names = dependents.map { "`\($0.participant.name)`" }.joined(separator: ", ")

@@ -73,7 +73,9 @@ public final class DelegateProxy: Sendable {
         delegate: (any ApplicationDelegate)? = nil,
         launchOptions: LaunchOptions = LaunchOptions()
     ) throws(ManifestError) {
-        try self.init(manifest: manifest, delegate: delegate, context: LifecycleContext(launchOptions: launchOptions))
+        var options = launchOptions
+        let prepared = try manifest.prepared(launchOptions: &options)
+        try self.init(manifest: prepared, delegate: delegate, context: LifecycleContext(launchOptions: options))
     }
 
     /// Builds a proxy whose participants receive `context`.
@@ -237,12 +239,10 @@ public final class DelegateProxy: Sendable {
         gatheredStart.reserveCapacity(modules.count + 1)
         var dependencyStart = [Int](repeating: 0, count: nextID + 1)
         for index in modules.indices {
-            if let dependent = modules[index].entry.dependent {
-                for type in dependent.dependencies {
-                    guard let dependency = idOfType[type], !gathered[gatheredStart[index]...].contains(dependency)
-                    else { continue }
-                    gathered.append(dependency)
-                }
+            for type in modules[index].entry.allDependencies {
+                guard let dependency = idOfType[type], !gathered[gatheredStart[index]...].contains(dependency)
+                else { continue }
+                gathered.append(dependency)
             }
             gatheredStart.append(gathered.count)
             dependencyStart[modules[index].participant.id + 1] = gathered.count - gatheredStart[index]

@@ -18,6 +18,10 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
             case notAParticipant
             case requiredByOthers
             case capabilityMismatch
+            case duplicateServiceProvider
+            case missingServiceProvider
+            case serviceProviderCycle
+            case preparationFailed
         }
 
         private let base: Base
@@ -47,6 +51,14 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
         /// A generated manifest declares capabilities for a module that differ from its conformances: the
         /// discovery plugin did not see a conformance (checked in debug builds).
         public static let capabilityMismatch = Code(base: .capabilityMismatch)
+        /// Two modules provide one service and no override says which one serves (LifecycleServices).
+        public static let duplicateServiceProvider = Code(base: .duplicateServiceProvider)
+        /// A module requires a service that no enabled module provides (LifecycleServices).
+        public static let missingServiceProvider = Code(base: .missingServiceProvider)
+        /// Providers require each other's services in a cycle: none could be created first (LifecycleServices).
+        public static let serviceProviderCycle = Code(base: .serviceProviderCycle)
+        /// Something the manifest brings to every host failed to prepare it; `underlyingErrors` says what.
+        public static let preparationFailed = Code(base: .preparationFailed)
 
         public var description: String { base.rawValue }
     }
@@ -60,7 +72,7 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
     /// What went wrong and how to fix it.
     public let description: String
 
-    init(code: Code, modules: [String], underlyingErrors: [any Error] = [], description: String) {
+    package init(code: Code, modules: [String], underlyingErrors: [any Error] = [], description: String) {
         self.code = code
         self.modules = modules
         self.underlyingErrors = underlyingErrors

@@ -55,6 +55,8 @@ package protocol LifecycleDispatcher: Sendable {
     func warmUpCall(at position: Int) -> @Sendable () async throws -> Void
     /// The ids of the participants `participant` directly depends on.
     func dependencies(of participant: Participant) -> ArraySlice<Int>
+    /// The modules `participant` directly depends on, in declared order, each with why.
+    func explainedDependencies(of participant: Participant) -> [ModuleDependency]
     /// The participant's own launch failure policy (``FailurePolicyModule``), or `nil`.
     func failurePolicy(of participant: Participant) -> ModuleFailurePolicy?
     /// The participant's own budget for `event` (``TimeBudgetedModule``), or `nil`.

@@ -127,6 +127,14 @@ public actor ApplicationHost {
     /// Every participant: the program's delegate first if there is one, then modules by priority.
     public nonisolated var participants: [Participant] { dispatcher.participants }
 
+    /// The modules `participant` directly depends on, each with why: declared in its `dependencies`, or
+    /// added by something built on the host (a service it requires). It receives forward events after
+    /// each of them and reverse events before. Empty for the program's delegate and for a module with no
+    /// dependency.
+    public nonisolated func dependencies(of participant: Participant) -> [ModuleDependency] {
+        dispatcher.explainedDependencies(of: participant)
+    }
+
     /// Whether at least one participant — the program's delegate or a module — implements `event`.
     public nonisolated func responds(to event: LifecycleEvent) -> Bool { !dispatcher.plan(for: event).isEmpty }
 

@@ -18,11 +18,30 @@ public struct ModuleManifest: Sendable {
         /// What the type implements, when a generated manifest declared it (see ``DeclaredModule``); `nil`
         /// when the host asks the runtime.
         package let capabilities: ModuleCapabilities?
+        /// Dependencies beyond the type's own ``DependentModule/dependencies``, each with the reason it was
+        /// added (for example a service the module requires). Ordered exactly like declared ones.
+        package private(set) var addedDependencies: [ModuleDependency.Added] = []
 
         package init(type: any LifecycleModule.Type, source: String, capabilities: ModuleCapabilities? = nil) {
             self.type = type
             self.source = source
             self.capabilities = capabilities
+        }
+
+        /// This entry with `dependency` added, unless it is already there (declared or added).
+        package func adding(_ dependency: ModuleDependency.Added) -> Self {
+            let key = ObjectIdentifier(dependency.type)
+            if dependent?.dependencies.contains(where: { ObjectIdentifier($0) == key }) == true { return self }
+            if addedDependencies.contains(where: { ObjectIdentifier($0.type) == key }) { return self }
+            var copy = self
+            copy.addedDependencies.append(dependency)
+            return copy
+        }
+
+        /// The type's declared dependencies, then the added ones: what the order is computed from.
+        package var allDependencies: [any LifecycleModule.Type] {
+            let declared = dependent?.dependencies ?? []
+            return addedDependencies.isEmpty ? declared : declared + addedDependencies.map(\.type)
         }
 
         /// The module's module-qualified type name.
@@ -39,6 +58,8 @@ public struct ModuleManifest: Sendable {
     /// `LifecycleTesting` compares the manifest with the module types these modules really contain.
     /// Empty for a manifest written by hand.
     public let sourceModules: [String]
+    /// What every host built from this manifest applies first (see `ManifestPreparation`).
+    package private(set) var preparations: [any ManifestPreparation] = []
 
     /// Creates a manifest that lists `modules` in this order.
     public init(name: String = "manifest", sourceModules: [String] = [], _ modules: [any LifecycleModule.Type]) {
@@ -66,10 +87,54 @@ public struct ModuleManifest: Sendable {
     public init(name: String = "manifest", combining manifests: [ModuleManifest]) {
         self.name = name
         self.entries = manifests.flatMap(\.entries)
+        self.preparations = Self.merge(manifests.flatMap(\.preparations))
         var seen: Set<String> = []
         self.sourceModules = manifests.flatMap(\.sourceModules).filter { seen.insert($0).inserted }
     }
 
     /// The module types, in manifest order.
     public var modules: [any LifecycleModule.Type] { entries.map(\.type) }
+}
+
+// MARK: - Preparation
+
+/// Something a manifest brings to every host built from it, applied once per host before any module is
+/// created: how a target built on the core (LifecycleServices) adds participants, ordering edges and
+/// launch options without the core knowing about it. Not API: the package's own seam.
+package protocol ManifestPreparation: Sendable {
+    /// Preparations with the same key are one: combining manifests merges them (``merged(with:)``).
+    var key: String { get }
+    /// This preparation and `other`, which has the same key, as one.
+    func merged(with other: any ManifestPreparation) -> any ManifestPreparation
+    /// The manifest a host builds from, given the whole `manifest`, and what to add to `launchOptions`.
+    /// Throws when the manifest cannot work; the host then creates nothing.
+    func prepare(_ manifest: ModuleManifest, launchOptions: inout LaunchOptions) throws -> ModuleManifest
+}
+
+extension ModuleManifest {
+    /// This manifest with `preparation`, merged into one already there with its key.
+    package func adding(_ preparation: any ManifestPreparation) -> ModuleManifest {
+        var copy = self
+        copy.preparations = Self.merge(preparations + [preparation])
+        return copy
+    }
+
+    /// The same manifest with `entries` instead, keeping its name, sources and preparations.
+    package func replacingEntries(_ entries: [Entry]) -> ModuleManifest {
+        var copy = ModuleManifest(name: name, entries: entries, sourceModules: sourceModules)
+        copy.preparations = preparations
+        return copy
+    }
+
+    static func merge(_ preparations: [any ManifestPreparation]) -> [any ManifestPreparation] {
+        var merged: [any ManifestPreparation] = []
+        for preparation in preparations {
+            if let index = merged.firstIndex(where: { $0.key == preparation.key }) {
+                merged[index] = merged[index].merged(with: preparation)
+            } else {
+                merged.append(preparation)
+            }
+        }
+        return merged
+    }
 }

@@ -1,0 +1,51 @@
+/// A service could not be resolved. Its message names the service, the module that provides it when
+/// there is one, and the fix.
+public struct ServiceError: Error, Sendable, CustomStringConvertible {
+    /// The kind of error.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        enum Base: String, Sendable {
+            case noRegistry, notLaunched, terminated, notProvided, factoryFailed, resolutionCycle
+        }
+        let base: Base
+
+        /// The host was not built from a manifest with services (`ModuleManifest.withServices()`).
+        public static let noRegistry = Code(base: .noRegistry)
+        /// Resolved before the launch's setup stage, for example in a module's initializer.
+        public static let notLaunched = Code(base: .notLaunched)
+        /// Resolved after every module received `willTerminate`: the singletons are shut down.
+        public static let terminated = Code(base: .terminated)
+        /// No module provides the service.
+        public static let notProvided = Code(base: .notProvided)
+        /// The service's factory threw; ``ServiceError/underlyingError`` holds what.
+        public static let factoryFailed = Code(base: .factoryFailed)
+        /// A factory resolved, directly or not, the service it was creating.
+        public static let resolutionCycle = Code(base: .resolutionCycle)
+
+        public var description: String { base.rawValue }
+    }
+
+    /// The kind of error.
+    public let code: Code
+    /// The service that was asked for.
+    public let service: ServiceKey
+    /// The module-qualified name of the module that provides it, if one does.
+    public let provider: String?
+    /// For ``Code/factoryFailed``: what the factory threw.
+    public let underlyingError: (any Error)?
+    /// What went wrong and how to fix it.
+    public let description: String
+
+    init(
+        _ code: Code,
+        service: ServiceKey,
+        provider: String? = nil,
+        underlyingError: (any Error)? = nil,
+        description: String
+    ) {
+        self.code = code
+        self.service = service
+        self.provider = provider
+        self.underlyingError = underlyingError
+        self.description = description
+    }
+}

@@ -1,0 +1,69 @@
+import LifecycleCore
+
+/// Changes to who provides which service, applied when a host is built: a fake in a test, or the choice
+/// between two modules that provide the same service.
+///
+/// ```swift
+/// let manifest = ModuleManifest.discovered.withServices { overrides in
+///     overrides.replace(DatabaseClient.self) { _ in InMemoryDatabase() }
+/// }
+/// ```
+public struct ServiceOverrides: Sendable {
+    enum Change: Sendable {
+        /// A factory of the test's, instead of any module's provision.
+        case replace(ServiceProvision)
+        /// Of the modules that provide the service, this one serves it.
+        case choose(ServiceKey, provider: ObjectIdentifier, name: String)
+
+        var key: ServiceKey {
+            switch self {
+            case .replace(let provision): provision.key
+            case .choose(let key, _, _): key
+            }
+        }
+    }
+
+    /// The changes, the latest for a service last.
+    private(set) var changes: [Change] = []
+
+    /// No change.
+    public init() {}
+
+    /// Serves `service` with `factory` instead of the module that provides it, as a singleton (or as
+    /// `lifetime` says). No module needs to provide it; every module that requires it is still ordered after
+    /// its provider, if there is one.
+    public mutating func replace<S: Sendable>(
+        _ service: S.Type,
+        lifetime: ServiceLifetime = .singleton,
+        with factory: @escaping @Sendable (ServiceResolver) throws -> S
+    ) {
+        let key = ServiceKey(service)
+        let provider = "override of `\(key)`"
+        changes.append(
+            .replace(
+                ServiceProvision(key: key, lifetime: lifetime) { _ in
+                    ServiceSlot(key: key, provider: provider, lifetime: lifetime, factory: factory, shutdown: nil)
+                }
+            )
+        )
+    }
+
+    /// Serves `service` from `provider` where several modules provide it.
+    public mutating func choose<S>(_ provider: any ServiceProvidingModule.Type, for service: S.Type) {
+        changes.append(.choose(ServiceKey(service), provider: ObjectIdentifier(provider), name: provider.moduleName))
+    }
+
+    /// Both sets of changes; `other`'s win where both change one service.
+    func merged(with other: ServiceOverrides) -> ServiceOverrides {
+        var merged = self
+        merged.changes += other.changes
+        return merged
+    }
+
+    /// The last change of each service.
+    var byService: [ServiceKey: Change] {
+        var latest: [ServiceKey: Change] = [:]
+        for change in changes { latest[change.key] = change }
+        return latest
+    }
+}

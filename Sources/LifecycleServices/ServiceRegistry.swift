@@ -1,0 +1,77 @@
+import LifecycleCore
+import Synchronization
+
+/// The services of one host: one slot per service, built once when the host is built and never changed,
+/// so a resolution reads it without a lock. Its state follows the launch: services resolve from the
+/// setup stage until every module has received `willTerminate`.
+final class ServiceRegistry: Sendable {
+    enum State: Int {
+        case notLaunched = 0
+        case available = 1
+        case terminated = 2
+    }
+
+    /// Every service, by `ObjectIdentifier` of its type.
+    let slots: [ObjectIdentifier: any AnyServiceSlot]
+    /// The services each provider requires: what its factories may resolve.
+    let requirementsOfProvider: [String: Set<ServiceKey>]
+    /// Eager singletons per stage, in manifest order.
+    let eager: [ServiceLifetime.EagerStage: [any AnyServiceSlot]]
+    /// The host's launch options, for factories that configure what they create.
+    let launchOptions: LaunchOptions
+    private let state = Atomic<Int>(State.notLaunched.rawValue)
+    /// Singletons in creation order, for shutdown in reverse.
+    private let created = Mutex<[any AnyServiceSlot]>([])
+
+    init(
+        slots: [any AnyServiceSlot],
+        requirementsOfProvider: [String: Set<ServiceKey>],
+        launchOptions: LaunchOptions
+    ) {
+        self.launchOptions = launchOptions
+        var table: [ObjectIdentifier: any AnyServiceSlot] = [:]
+        var eager: [ServiceLifetime.EagerStage: [any AnyServiceSlot]] = [:]
+        for slot in slots {
+            table[slot.key.id] = slot
+            if case .singleton(eager: let stage?) = slot.lifetime { eager[stage, default: []].append(slot) }
+        }
+        self.slots = table
+        self.requirementsOfProvider = requirementsOfProvider
+        self.eager = eager
+    }
+
+    var currentState: State { State(rawValue: state.load(ordering: .acquiring)) ?? .terminated }
+
+    func didCreate(_ slot: any AnyServiceSlot) {
+        created.withLock { $0.append(slot) }
+    }
+
+    /// Opens the registry (the setup stage has begun) and creates the eager singletons of `stage`.
+    func begin(_ stage: ServiceLifetime.EagerStage) throws(ServiceError) {
+        if stage == .setup { state.store(State.available.rawValue, ordering: .releasing) }
+        let resolver = ServiceResolver(registry: self)
+        for slot in eager[stage] ?? [] { try slot.create(resolver) }
+    }
+
+    /// Closes the registry and shuts down every created singleton, last created first. Returns what
+    /// each failing shutdown threw, with its service.
+    func terminate() async -> [(ServiceKey, String, any Error)] {
+        state.store(State.terminated.rawValue, ordering: .releasing)
+        let slots = created.withLock { $0 }
+        var failures: [(ServiceKey, String, any Error)] = []
+        for slot in slots.reversed() {
+            if let error = await slot.shutDown() { failures.append((slot.key, slot.provider, error)) }
+        }
+        return failures
+    }
+
+    /// How many times each service was resolved so far.
+    var resolutions: [ServiceKey: Int] {
+        Dictionary(uniqueKeysWithValues: slots.values.map { ($0.key, $0.resolutions) })
+    }
+}
+
+/// Where a host keeps its registry: in its launch options, set when the host is built.
+enum ServiceRegistryKey: LaunchOptionKey {
+    static let defaultValue: ServiceRegistry? = nil
+}

@@ -1,0 +1,120 @@
+public import LifecycleCore
+
+/// Resolves services by type: `context.services.require(DatabaseClient.self)`.
+///
+/// A resolver is a small value; keep one (`let services = context.services`) where a hot path resolves
+/// often. Resolving a created singleton takes no lock.
+public struct ServiceResolver: Sendable {
+    let registry: ServiceRegistry?
+    /// For a factory: the services its provider requires, the only ones it may resolve; `nil` for modules.
+    let allowed: Set<ServiceKey>?
+    /// Who resolves, for messages: the provider whose factory runs.
+    let requester: String?
+
+    init(registry: ServiceRegistry?, allowed: Set<ServiceKey>? = nil, requester: String? = nil) {
+        self.registry = registry
+        self.allowed = allowed
+        self.requester = requester
+    }
+
+    /// The service of type `service`.
+    ///
+    /// - Throws: ``ServiceError`` when no module provides it, when it is resolved before the launch's setup
+    ///   stage or after termination, when its factory throws, or when the host has no services.
+    public func require<S: Sendable>(_ service: S.Type) throws(ServiceError) -> S {
+        guard let slot = try slot(for: service) else {
+            throw ServiceError(
+                .notProvided,
+                service: ServiceKey(service),
+                description: "No module provides service `\(ServiceKey(service))`. Add a module that provides it "
+                    + "(ServiceProvidingModule), or resolve it with `optional(_:)` if it may be absent."
+            )
+        }
+        return try slot.resolve(self)
+    }
+
+    /// The service of type `service`, or `nil` when no module provides it.
+    ///
+    /// - Throws: ``ServiceError`` for every other reason ``require(_:)`` throws.
+    public func optional<S: Sendable>(_ service: S.Type) throws(ServiceError) -> S? {
+        try slot(for: service)?.resolve(self)
+    }
+
+    /// The host's launch options, for a factory that configures what it creates.
+    public var launchOptions: LaunchOptions { registry?.launchOptions ?? LaunchOptions() }
+
+    /// How many times each service was resolved in this host so far; empty without services.
+    public var resolutions: [ServiceKey: Int] { registry?.resolutions ?? [:] }
+
+    /// The slot of `service`, after the checks every resolution makes.
+    @inline(__always)
+    private func slot<S: Sendable>(for service: S.Type) throws(ServiceError) -> ServiceSlot<S>? {
+        guard let registry else {
+            throw ServiceError(
+                .noRegistry,
+                service: ServiceKey(service),
+                description: "Service `\(ServiceKey(service))` was resolved in a host without services. Build the "
+                    + "host from a manifest with services: `manifest.withServices()` (discovered manifests of targets "
+                    + "that declare services have them)."
+            )
+        }
+        let state = registry.currentState
+        guard state == .available else { throw stateError(state, ServiceKey(service), registry) }
+        if let allowed, !allowed.contains(ServiceKey(service)) {
+            throw ServiceError(
+                .notProvided,
+                service: ServiceKey(service),
+                description:
+                    "The factory of a service provided by `\(requester ?? "?")` resolves `\(ServiceKey(service))`, "
+                    + "which `\(requester ?? "?")` does not require. Add it to its `requiredServices`, so its provider "
+                    + "is ordered first and no two factories can wait on each other."
+            )
+        }
+        guard let slot = registry.slots[ObjectIdentifier(service)] else { return nil }
+        // The table is keyed by the service type, and each slot was made for that type.
+        return unsafeDowncast(slot, to: ServiceSlot<S>.self)
+    }
+
+    private func stateError(
+        _ state: ServiceRegistry.State,
+        _ key: ServiceKey,
+        _ registry: ServiceRegistry
+    )
+        -> ServiceError
+    {
+        let provider = registry.slots[key.id]?.provider
+        let who = provider.map { ", provided by `\($0)`," } ?? ""
+        if state == .notLaunched {
+            return ServiceError(
+                .notLaunched,
+                service: key,
+                provider: provider,
+                description: "Service `\(key)`\(who) was resolved before the launch's setup stage: services are "
+                    + "not available in initializers or in willFinishLaunching. Resolve it in a hook from setUp on."
+            )
+        }
+        return ServiceError(
+            .terminated,
+            service: key,
+            provider: provider,
+            description: "Service `\(key)`\(who) was resolved after every module received willTerminate: its "
+                + "singletons are shut down. Resolve services in willTerminate at the latest."
+        )
+    }
+
+    /// The resolver a factory of `slot` receives: limited to its provider's requirements.
+    func forFactory(of slot: any AnyServiceSlot) -> ServiceResolver {
+        guard let registry, let allowed = registry.requirementsOfProvider[slot.provider] else {
+            return ServiceResolver(registry: registry)
+        }
+        return ServiceResolver(registry: registry, allowed: allowed, requester: slot.provider)
+    }
+}
+
+extension LifecycleContext {
+    /// The host's services. Resolving throws ``ServiceError/Code/noRegistry`` when the host was built
+    /// from a manifest without services.
+    public var services: ServiceResolver {
+        ServiceResolver(registry: launchOptions[ServiceRegistryKey.self])
+    }
+}

@@ -1,0 +1,270 @@
+public import LifecycleCore
+import LifecycleProxy
+
+extension ModuleManifest {
+    /// This manifest with services: every host built from it gets a registry of the services its modules
+    /// provide, orders each module that requires a service after the module that provides it, and adds
+    /// ``ServiceRegistryModule`` as its first participant.
+    ///
+    /// The providers and requirers are found by asking the runtime for each entry's conformances, once per
+    /// host. A generated manifest lists them instead (see ``withServices(providers:requirers:)``).
+    ///
+    /// - Parameter configure: Overrides for these hosts: fakes in tests, or which of two providers serves.
+    public func withServices(_ configure: (inout ServiceOverrides) -> Void = { _ in }) -> ModuleManifest {
+        var overrides = ServiceOverrides()
+        configure(&overrides)
+        return adding(ServicesPreparation(overrides: overrides, declared: nil))
+    }
+
+    /// This manifest with services, whose providers and requirers are listed: what the discovery plugin
+    /// generates, so a host asks the runtime nothing. Entries of other manifests combined with this one are
+    /// still asked.
+    public func withServices(
+        providers: [any ServiceProvidingModule.Type],
+        requirers: [any ServiceRequiringModule.Type]
+    ) -> ModuleManifest {
+        adding(
+            ServicesPreparation(
+                overrides: ServiceOverrides(),
+                declared: DeclaredServices(
+                    sources: [name],
+                    providers: Dictionary(providers.map { (ObjectIdentifier($0), $0) }) { first, _ in first },
+                    requirers: Dictionary(requirers.map { (ObjectIdentifier($0), $0) }) { first, _ in first }
+                )
+            )
+        )
+    }
+}
+
+/// The providers and requirers generated manifests listed, and which manifests they cover.
+struct DeclaredServices: Sendable {
+    var sources: Set<String>
+    var providers: [ObjectIdentifier: any ServiceProvidingModule.Type]
+    var requirers: [ObjectIdentifier: any ServiceRequiringModule.Type]
+
+    func merged(with other: DeclaredServices) -> DeclaredServices {
+        DeclaredServices(
+            sources: sources.union(other.sources),
+            providers: providers.merging(other.providers) { first, _ in first },
+            requirers: requirers.merging(other.requirers) { first, _ in first }
+        )
+    }
+}
+
+/// Builds a host's registry from its manifest, checks it, and adds the ordering edges.
+struct ServicesPreparation: ManifestPreparation {
+    var key: String { "LifecycleServices" }
+    let overrides: ServiceOverrides
+    let declared: DeclaredServices?
+
+    func merged(with other: any ManifestPreparation) -> any ManifestPreparation {
+        guard let other = other as? ServicesPreparation else { return self }
+        let declared: DeclaredServices? =
+            switch (self.declared, other.declared) {
+            case (let mine?, let theirs?): mine.merged(with: theirs)
+            case (let mine, let theirs): mine ?? theirs
+            }
+        return ServicesPreparation(overrides: overrides.merged(with: other.overrides), declared: declared)
+    }
+
+    /// One module's part: what it provides and requires.
+    struct Member {
+        let entry: ModuleManifest.Entry
+        let provisions: [ServiceProvision]
+        let requirements: [ServiceKey]
+    }
+
+    func prepare(_ manifest: ModuleManifest, launchOptions: inout LaunchOptions) throws -> ModuleManifest {
+        var members: [Member] = []
+        for entry in manifest.entries {
+            // A disabled module provides nothing and requires nothing in this environment.
+            if let gated = entry.gated, gated.enablement(for: launchOptions).disabledReason != nil { continue }
+            let (provider, requirer) = roles(of: entry)
+            var provisions = ServiceProvisions()
+            provider?.provideServices(&provisions)
+            let requirements = requirer?.requiredServices.keys ?? []
+            if !provisions.provisions.isEmpty || !requirements.isEmpty {
+                members.append(Member(entry: entry, provisions: provisions.provisions, requirements: requirements))
+            }
+        }
+        let serving = try servingProviders(members)
+        try checkRequirements(members, serving: serving, manifest: manifest.name)
+        try checkCycles(members, serving: serving)
+
+        var slots: [any AnyServiceSlot] = []
+        var replaced: Set<ServiceKey> = []
+        for case .replace(let provision) in overrides.byService.values {
+            slots.append(provision.makeSlot("override"))
+            replaced.insert(provision.key)
+        }
+        for member in members {
+            for provision in member.provisions where !replaced.contains(provision.key) {
+                guard serving[provision.key].map({ $0.entry.type == member.entry.type }) == true else { continue }
+                slots.append(provision.makeSlot(member.entry.moduleName))
+            }
+        }
+        let requirementsOfProvider = Dictionary(
+            members.filter { !$0.provisions.isEmpty }.map { ($0.entry.moduleName, Set($0.requirements)) }
+        ) { first, _ in first }
+        launchOptions[ServiceRegistryKey.self] = ServiceRegistry(
+            slots: slots,
+            requirementsOfProvider: requirementsOfProvider,
+            launchOptions: launchOptions
+        )
+
+        // Requirers after their providers, with the service named; the registry first of all.
+        var edges: [ObjectIdentifier: [ModuleDependency.Added]] = [:]
+        for member in members {
+            for key in member.requirements {
+                guard let provider = serving[key], provider.entry.type != member.entry.type else { continue }
+                edges[ObjectIdentifier(member.entry.type), default: []].append(
+                    ModuleDependency.Added(provider.entry.type, reason: "requires service `\(key)`")
+                )
+            }
+        }
+        let registry = ModuleManifest.Entry(type: ServiceRegistryModule.self, source: manifest.name)
+        let entries = manifest.entries.map { entry in
+            (edges[ObjectIdentifier(entry.type)] ?? []).reduce(entry) { $0.adding($1) }
+        }
+        return manifest.replacingEntries([registry] + entries)
+    }
+
+    /// The entry's service roles: from the generated lists for entries of a generated manifest, else
+    /// by asking the runtime.
+    private func roles(
+        of entry: ModuleManifest.Entry
+    ) -> ((any ServiceProvidingModule.Type)?, (any ServiceRequiringModule.Type)?) {
+        if let declared, declared.sources.contains(entry.source) {
+            let id = ObjectIdentifier(entry.type)
+            return (declared.providers[id], declared.requirers[id])
+        }
+        return (entry.type as? any ServiceProvidingModule.Type, entry.type as? any ServiceRequiringModule.Type)
+    }
+
+    /// The module that serves each service: the only provider, or the one an override chose. Two
+    /// providers without a choice are an error; so is a choice of a module that does not provide it.
+    private func servingProviders(_ members: [Member]) throws(ManifestError) -> [ServiceKey: Member] {
+        var providers: [ServiceKey: [Member]] = [:]
+        var order: [ServiceKey] = []
+        for member in members {
+            for provision in member.provisions {
+                if providers[provision.key] == nil { order.append(provision.key) }
+                if providers[provision.key]?.contains(where: { $0.entry.type == member.entry.type }) != true {
+                    providers[provision.key, default: []].append(member)
+                }
+            }
+        }
+        let changes = overrides.byService
+        var serving: [ServiceKey: Member] = [:]
+        var conflicts: [(ServiceKey, [Member])] = []
+        for key in order {
+            let candidates = providers[key] ?? []
+            switch changes[key] {
+            case .replace?:
+                serving[key] = candidates.first
+            case .choose(_, let chosen, let name)?:
+                guard let member = candidates.first(where: { ObjectIdentifier($0.entry.type) == chosen }) else {
+                    throw ManifestError(
+                        code: .missingServiceProvider,
+                        modules: [name],
+                        description: "The overrides choose `\(name)` to serve `\(key)`, but it does not provide it "
+                            + "(or is disabled). It is provided by: "
+                            + candidates.map { "`\($0.entry.moduleName)`" }.joined(separator: ", ")
+                            + ". Choose one of those."
+                    )
+                }
+                serving[key] = member
+            case nil:
+                if candidates.count > 1 { conflicts.append((key, candidates)) } else { serving[key] = candidates.first }
+            }
+        }
+        guard conflicts.isEmpty else {
+            throw ManifestError(
+                code: .duplicateServiceProvider,
+                modules: conflicts.flatMap { $0.1.map(\.entry.moduleName) },
+                description: conflicts.map { key, members in
+                    "service `\(key)` is provided by "
+                        + members.map { "`\($0.entry.moduleName)`" }.joined(separator: " and ")
+                }
+                .joined(separator: "; ")
+                    + ". Nothing was created. Remove one provision, or say which module serves: "
+                    + "`manifest.withServices { $0.choose(Provider.self, for: Service.self) }`."
+            )
+        }
+        return serving
+    }
+
+    private func checkRequirements(
+        _ members: [Member],
+        serving: [ServiceKey: Member],
+        manifest: String
+    ) throws(ManifestError) {
+        let replaced = Set(
+            overrides.byService.values.compactMap { if case .replace(let p) = $0 { p.key } else { nil } }
+        )
+        var missing: [(Member, ServiceKey)] = []
+        for member in members {
+            for key in member.requirements where serving[key] == nil && !replaced.contains(key) {
+                missing.append((member, key))
+            }
+        }
+        guard missing.isEmpty else {
+            throw ManifestError(
+                code: .missingServiceProvider,
+                modules: missing.map(\.0.entry.moduleName),
+                description: missing.map { member, key in
+                    "`\(member.entry.moduleName)` requires service `\(key)`, which no enabled module of manifest "
+                        + "`\(manifest)` provides"
+                }
+                .joined(separator: "; ")
+                    + ". Nothing was created. Add the module that provides it to the manifest (or enable it), "
+                    + "replace it in tests (`withServices { $0.replace(Service.self) { … } }`), or drop the requirement."
+            )
+        }
+    }
+
+    /// Providers that require each other's services in a cycle: no factory could run first.
+    private func checkCycles(_ members: [Member], serving: [ServiceKey: Member]) throws(ManifestError) {
+        let providers = members.filter { !$0.provisions.isEmpty }
+        var index: [ObjectIdentifier: Int] = [:]
+        for (position, member) in providers.enumerated() { index[ObjectIdentifier(member.entry.type)] = position }
+        // Edges between providers: provider -> (service, provider of that service).
+        let edges: [[(ServiceKey, Int)]] = providers.map { member in
+            member.requirements.compactMap { key in
+                guard let target = serving[key], let position = index[ObjectIdentifier(target.entry.type)] else {
+                    return nil
+                }
+                return (key, position)
+            }
+        }
+        var color = [Int](repeating: 0, count: providers.count)  // 0 new, 1 on the path, 2 done
+        var path: [(Int, ServiceKey?)] = []
+        func visit(_ node: Int, via key: ServiceKey?) -> [(Int, ServiceKey?)]? {
+            color[node] = 1
+            path.append((node, key))
+            for (service, next) in edges[node] {
+                if color[next] == 1 {
+                    let start = path.firstIndex { $0.0 == next } ?? 0
+                    return Array(path[start...]) + [(next, service)]
+                }
+                if color[next] == 0, let cycle = visit(next, via: service) { return cycle }
+            }
+            path.removeLast()
+            color[node] = 2
+            return nil
+        }
+        for node in providers.indices where color[node] == 0 {
+            guard let cycle = visit(node, via: nil) else { continue }
+            var text = "`\(providers[cycle[0].0].entry.moduleName)`"
+            for (node, service) in cycle.dropFirst() {
+                text += " requires `\(service.map(\.name) ?? "?")` from `\(providers[node].entry.moduleName)`"
+            }
+            throw ManifestError(
+                code: .serviceProviderCycle,
+                modules: cycle.dropLast().map { providers[$0.0].entry.moduleName },
+                description: "Service providers require each other in a cycle: \(text). No factory could run "
+                    + "first, so nothing was created. Break the cycle: move the shared part into a service of its own."
+            )
+        }
+    }
+}
