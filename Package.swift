@@ -73,6 +73,7 @@ let package = Package(
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
                 .target(name: "LifecycleHosting"),
+                .target(name: "LifecycleServices"),
             ],
             plugins: [.plugin(name: "ModuleDiscoveryPlugin")]
         ),
@@ -119,6 +120,29 @@ let package = Package(
             ],
             path: "Examples/TestingExample/Tests"
         ),
+        .target(name: "GreetingInterface", path: "Examples/ServicesExample/Interface"),
+        .target(
+            name: "GreetingProvider",
+            dependencies: [
+                .target(name: "GreetingInterface"),
+                .target(name: "LifecycleCore"),
+                .target(name: "LifecycleServices"),
+            ],
+            path: "Examples/ServicesExample/Provider",
+            plugins: [.plugin(name: "ModuleDiscoveryPlugin")]
+        ),
+        .testTarget(
+            name: "ServicesExampleTests",
+            dependencies: [
+                .target(name: "GreetingInterface"),
+                .target(name: "GreetingProvider"),
+                .target(name: "LifecycleCore"),
+                .target(name: "LifecycleProxy"),
+                .target(name: "LifecycleServices"),
+            ],
+            path: "Examples/ServicesExample/Tests",
+            plugins: [.plugin(name: "ModuleDiscoveryPlugin")]
+        ),
         .testTarget(
             name: "LifecycleCoreTests",
             dependencies: [.target(name: "LifecycleCore")]
@@ -137,6 +161,7 @@ let package = Package(
                 .target(name: "DemoModules"),
                 .target(name: "TestingExample"),
                 .target(name: "LifecycleHosting"),
+                .target(name: "LifecycleServices"),
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
                 .target(name: "LifecycleTesting"),

@@ -5,6 +5,7 @@ public import Foundation
 #endif
 public import LifecycleCore
 import LifecycleHosting
+public import LifecycleServices
 import Synchronization
 
 // Seven modules of a small server, each doing visible (simulated) work. Priorities, highest first:
@@ -74,10 +75,10 @@ public struct LoggingModule: LifecycleModule, WillFinishLaunching, WillTerminate
     }
 }
 
-/// A connection pool: opened in the warm-up stage (deliberately slow), shrunk in the background, closed at
-/// termination.
-public struct DatabasePoolModule: LifecycleModule, WarmUpStage, DidEnterBackground, WillEnterForeground,
-    WillTerminate
+/// A connection pool: provides the `DatabaseClient` service, opens its connections in the warm-up stage
+/// (deliberately slow), shrinks them in the background, and closes them at termination.
+public struct DatabasePoolModule: LifecycleModule, ServiceProvidingModule, WarmUpStage, DidEnterBackground,
+    WillEnterForeground, WillTerminate
 {
     public static let priority: ModulePriority = .normal + 500
     let services: DemoServices
@@ -86,24 +87,29 @@ public struct DatabasePoolModule: LifecycleModule, WarmUpStage, DidEnterBackgrou
         services = try context.demoServices(for: Self.moduleName)
     }
 
-    public func warmUp(_ context: LifecycleContext) async throws {
-        try await Task.sleep(for: .milliseconds(5))  // deliberately slow: connecting takes a while
-        services.database.open(4)
-        services.console.write("    DatabasePool: opened \(services.database.openConnections) connections")
+    public static func provideServices(_ services: inout ServiceProvisions) {
+        services.singleton((any DatabaseClient).self) { _ in SimulatedDatabase() }
     }
 
-    public func didEnterBackground(_ context: LifecycleContext) {
-        services.database.open(1)
+    public func warmUp(_ context: LifecycleContext) async throws {
+        try await Task.sleep(for: .milliseconds(5))  // deliberately slow: connecting takes a while
+        let database = try context.services.require((any DatabaseClient).self)
+        database.open(4)
+        services.console.write("    DatabasePool: opened \(database.openConnections) connections")
+    }
+
+    public func didEnterBackground(_ context: LifecycleContext) throws {
+        try context.services.require((any DatabaseClient).self).open(1)
         services.console.write("    DatabasePool: released idle connections (4 → 1)")
     }
 
-    public func willEnterForeground(_ context: LifecycleContext) {
-        services.database.open(4)
+    public func willEnterForeground(_ context: LifecycleContext) throws {
+        try context.services.require((any DatabaseClient).self).open(4)
         services.console.write("    DatabasePool: re-opened connections (1 → 4)")
     }
 
-    public func willTerminate(_ context: LifecycleContext) {
-        let closed = services.database.close()
+    public func willTerminate(_ context: LifecycleContext) throws {
+        let closed = try context.services.require((any DatabaseClient).self).close()
         services.console.write("    DatabasePool: closed \(closed) connection(s)")
     }
 }
@@ -128,12 +134,13 @@ public struct HealthCheckModule: LifecycleModule, DidBecomeActive, WillResignAct
 
 /// Warms the cache from the database once the pool is open; purges it on a memory warning.
 ///
-/// It depends on the pool: whatever the priorities, the pool launches first and terminates after it.
-public struct CacheWarmupModule: LifecycleModule, DependentModule, WarmUpStage, DidReceiveMemoryWarning,
+/// It requires the `DatabaseClient` service, which the pool provides: whatever the priorities, the pool
+/// launches first and terminates after it, as if the cache listed it in `dependencies`.
+public struct CacheWarmupModule: LifecycleModule, ServiceRequiringModule, WarmUpStage, DidReceiveMemoryWarning,
     CustomEventHandling
 {
     public static let priority: ModulePriority = .normal
-    public static let dependencies: [any LifecycleModule.Type] = [DatabasePoolModule.self]
+    public static let requiredServices = ServiceRequirements((any DatabaseClient).self)
     let services: DemoServices
 
     public init(context: LifecycleContext) throws {
@@ -142,8 +149,9 @@ public struct CacheWarmupModule: LifecycleModule, DependentModule, WarmUpStage, 
 
     /// Runs in the concurrent warm-up stage, after the pool it depends on has warmed up.
     public func warmUp(_ context: LifecycleContext) async throws {
-        guard services.database.openConnections > 0 else { throw DemoFailure(reason: "the pool is not open") }
-        services.cache.store(services.database.products(count: 128))
+        let database = try context.services.require((any DatabaseClient).self)
+        guard database.openConnections > 0 else { throw DemoFailure(reason: "the pool is not open") }
+        services.cache.store(database.products(count: 128))
         services.console.write("    CacheWarmup: warmed \(services.cache.count) entries from the database")
     }
 
@@ -259,10 +267,12 @@ public struct DemoFailure: Error, CustomStringConvertible {
     public var description: String { reason }
 }
 
-/// Exports usage reports when the application goes to the background — and its endpoint is down, so it
-/// fails. The host reports the failure with the module and event; every other module is still served.
-public struct ReportExporterModule: LifecycleModule, DidEnterBackground {
+/// Exports usage reports, read from the database, when the application goes to the background — and its
+/// endpoint is down, so it fails. The host reports the failure with the module and event; every other
+/// module is still served.
+public struct ReportExporterModule: LifecycleModule, ServiceRequiringModule, DidEnterBackground {
     public static let priority: ModulePriority = .low + 200
+    public static let requiredServices = ServiceRequirements((any DatabaseClient).self)
     let services: DemoServices
 
     public init(context: LifecycleContext) throws {
@@ -270,7 +280,8 @@ public struct ReportExporterModule: LifecycleModule, DidEnterBackground {
     }
 
     public func didEnterBackground(_ context: LifecycleContext) throws {
-        services.console.write("    ReportExporter: exporting usage report…")
+        let rows = try context.services.require((any DatabaseClient).self).products(count: 3).count
+        services.console.write("    ReportExporter: exporting usage report (\(rows) rows)…")
         throw DemoFailure(reason: "report endpoint unreachable (connection refused)")
     }
 }

@@ -1,15 +1,14 @@
 public import LifecycleCore
 import Synchronization
 
-/// The simulated infrastructure the demo modules share: a console, a database and a cache.
+/// What the demo host itself hands every module: a console to write to, and a cache.
 ///
 /// The demo host creates one and puts it in the launch options under ``DemoServicesKey``; every module
-/// reads it from its context. This is how a host hands shared objects to modules without globals.
+/// reads it from its context. The database is not here: `DatabasePoolModule` provides it as the
+/// `DatabaseClient` service, and the modules that use it require it (see `Docs/Services.md`).
 public final class DemoServices: Sendable {
     /// Where modules and the host write what they do.
     public let console: DemoConsole
-    /// A simulated database with a connection pool.
-    public let database = SimulatedDatabase()
     /// A simulated in-memory cache.
     public let cache = SimulatedCache()
 
@@ -60,12 +59,23 @@ public final class DemoConsole: Sendable {
     public var transcript: [String] { lines.withLock { $0 } }
 }
 
+/// The database, as modules other than the pool know it: the service `DatabasePoolModule` provides.
+public protocol DatabaseClient: Sendable {
+    /// The number of open connections.
+    var openConnections: Int { get }
+    /// Opens (or shrinks to) `count` connections.
+    func open(_ count: Int)
+    /// Closes every connection and returns how many were open.
+    func close() -> Int
+    /// Reads the product table: `count` rows of (id, name).
+    func products(count: Int) -> [(Int, String)]
+}
+
 /// A database whose only state is a pool of connections and a table of products.
-public final class SimulatedDatabase: Sendable {
+final class SimulatedDatabase: DatabaseClient {
     private let connections = Mutex(0)
 
-    /// The number of open connections.
-    public var openConnections: Int { connections.withLock { $0 } }
+    var openConnections: Int { connections.withLock { $0 } }
 
     func open(_ count: Int) { connections.withLock { $0 = count } }
 

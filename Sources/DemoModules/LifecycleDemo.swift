@@ -157,6 +157,18 @@ public enum LifecycleDemo {
         for (name, reason) in host.disabledModules {
             console.write("  \(String(name.split(separator: ".").last ?? ""))  disabled: \(reason)")
         }
+        let constrained = host.participants.filter { !host.dependencies(of: $0).isEmpty }
+        if !constrained.isEmpty {
+            console.write("")
+            console.write("Ordering: who waits for whom, and why (forward events after, reverse events before)")
+            for participant in constrained {
+                for dependency in host.dependencies(of: participant) {
+                    console.write(
+                        "  \(shortName(participant)) after \(shortName(dependency.module)): \(dependency.reason)"
+                    )
+                }
+            }
+        }
         console.write("")
         console.write("Launch plan: who receives each event, in delivery order")
         for event in LifecycleEvent.builtinEvents + host.customEvents {

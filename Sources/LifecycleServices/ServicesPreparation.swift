@@ -17,8 +17,8 @@ extension ModuleManifest {
     }
 
     /// This manifest with services, whose providers and requirers are listed: what the discovery plugin
-    /// generates, so a host asks the runtime nothing. Entries of other manifests combined with this one are
-    /// still asked.
+    /// generates, so a host asks the runtime nothing. Entries that carry a capability table (``DeclaredModule``)
+    /// take their roles from these lists, in this manifest or any it is combined with; the others are asked.
     public func withServices(
         providers: [any ServiceProvidingModule.Type],
         requirers: [any ServiceRequiringModule.Type]
@@ -27,7 +27,6 @@ extension ModuleManifest {
             ServicesPreparation(
                 overrides: ServiceOverrides(),
                 declared: DeclaredServices(
-                    sources: [name],
                     providers: Dictionary(providers.map { (ObjectIdentifier($0), $0) }) { first, _ in first },
                     requirers: Dictionary(requirers.map { (ObjectIdentifier($0), $0) }) { first, _ in first }
                 )
@@ -36,15 +35,13 @@ extension ModuleManifest {
     }
 }
 
-/// The providers and requirers generated manifests listed, and which manifests they cover.
+/// The providers and requirers generated manifests listed.
 struct DeclaredServices: Sendable {
-    var sources: Set<String>
     var providers: [ObjectIdentifier: any ServiceProvidingModule.Type]
     var requirers: [ObjectIdentifier: any ServiceRequiringModule.Type]
 
     func merged(with other: DeclaredServices) -> DeclaredServices {
         DeclaredServices(
-            sources: sources.union(other.sources),
             providers: providers.merging(other.providers) { first, _ in first },
             requirers: requirers.merging(other.requirers) { first, _ in first }
         )
@@ -129,14 +126,15 @@ struct ServicesPreparation: ManifestPreparation {
         return manifest.replacingEntries([registry] + entries)
     }
 
-    /// The entry's service roles: from the generated lists for entries of a generated manifest, else
-    /// by asking the runtime.
+    /// The entry's service roles: for an entry with a capability table (generated), from the generated
+    /// lists, which name every module of a generated manifest that has a role; otherwise by asking the
+    /// runtime, once per host.
     private func roles(
         of entry: ModuleManifest.Entry
     ) -> ((any ServiceProvidingModule.Type)?, (any ServiceRequiringModule.Type)?) {
-        if let declared, declared.sources.contains(entry.source) {
+        if entry.capabilities != nil {
             let id = ObjectIdentifier(entry.type)
-            return (declared.providers[id], declared.requirers[id])
+            return (declared?.providers[id], declared?.requirers[id])
         }
         return (entry.type as? any ServiceProvidingModule.Type, entry.type as? any ServiceRequiringModule.Type)
     }

@@ -51,9 +51,15 @@ struct CapabilityScan {
         ("FailurePolicyModule", "failurePolicy"),
     ]
 
+    /// LifecycleServices' role protocols, and the generated list of the manifest's services that names
+    /// each module adopting it (`withServices(providers:requirers:)`).
+    static let serviceRoles: [(name: String, list: String)] = [
+        ("ServiceProvidingModule", "providers"), ("ServiceRequiringModule", "requirers"),
+    ]
+
     /// Every capability protocol's name.
     static let names: Set<String> = Set(
-        events.flatMap { [$0.async, $0.sync].compactMap { $0 } } + typeLevel.map(\.name)
+        events.flatMap { [$0.async, $0.sync].compactMap { $0 } } + typeLevel.map(\.name) + serviceRoles.map(\.name)
     )
 
     /// Protocols and types from the standard library and Foundation that a module may inherit and that
@@ -76,7 +82,8 @@ struct CapabilityScan {
     private let shadowed: Bool
 
     /// Indexes `all` (the module's declarations and its dependencies') once, for every module of a scan.
-    /// `own` are the module's declarations; `isCore` tells LifecycleCore's own declarations.
+    /// `own` are the module's declarations; `isCore` tells the declarations of LifecycleCore and
+    /// LifecycleServices, which declare the capability protocols.
     init(own: [Declaration], all: [Declaration], isCore: (Declaration) -> Bool) {
         var inheritable: [String: [Declaration]] = [:]
         var extensions: [String: [Declaration]] = [:]

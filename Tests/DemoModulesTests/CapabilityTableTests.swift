@@ -1,6 +1,7 @@
 import DemoModules
 import LifecycleCore
 import LifecycleProxy
+import LifecycleServices
 import TestingExample
 import Testing
 
@@ -40,7 +41,11 @@ struct CapabilityTableTests {
         let (manifest, options) = Self.manifests[index]
         let proxy = try DelegateProxy(manifest: manifest, launchOptions: options)
         #expect(proxy.disabledModules.isEmpty)
-        #expect(proxy.participants.count == manifest.entries.count)
+        // Every entry, and the service registry when the manifest's modules have services (the demo's do).
+        let hasServices = !manifest.preparations.isEmpty
+        #expect(hasServices == (index == 0))
+        #expect(proxy.participants.count == manifest.entries.count + (hasServices ? 1 : 0))
+        if hasServices { #expect(proxy.participants.first?.name == ServiceRegistryModule.moduleName) }
         try proxy.checkDeclarations()
         for entry in manifest.entries {
             #expect(entry.capabilities?.shape == entry.castShape, "\(entry.moduleName)")

@@ -11,6 +11,7 @@ struct LifecycleDemoTests {
         // launch(): delegate first, then priority order; HealthCheck/CacheWarmup tie → manifest order.
         "willFinishLaunching → ConfigurationModule", "willFinishLaunching → LoggingModule",
         // The concurrent warm-up stage: the cache depends on the pool, so it starts after it.
+        "setup → ServiceRegistryModule", "initialize → ServiceRegistryModule",
         "warmUp → DatabasePoolModule", "warmUp → CacheWarmupModule",
         "didFinishLaunching → DemoAppDelegate",
         "didBecomeActive → HealthCheckModule", "didBecomeActive → MetricsModule",
@@ -32,6 +33,7 @@ struct LifecycleDemoTests {
         "ReloadConfiguration → ConfigurationModule", "ReloadConfiguration → CacheWarmupModule",
         // terminate(): reverse order, the program's delegate last.
         "willTerminate → MetricsModule", "willTerminate → DatabasePoolModule", "willTerminate → LoggingModule",
+        "willTerminate → ServiceRegistryModule",
         "willTerminate → DemoAppDelegate",
     ]
 
@@ -84,8 +86,9 @@ struct LifecycleDemoTests {
         let rows = transcript[(heading + 1)...].prefix { $0.hasPrefix("    ") && !$0.hasPrefix("    ·") }
         // The pool sleeps 5 ms while "connecting"; every other launch hook takes microseconds.
         #expect(rows.first?.hasPrefix("    DatabasePoolModule     5500     1 call ") == true, "\(rows)")
-        // Seven participants have a launch hook: the delegate and every module but DeepLink.
-        #expect(rows.count == 7)
+        // Eight participants have a launch hook: the delegate, the service registry (setup and initialize)
+        // and every module but DeepLink.
+        #expect(rows.count == 8)
         #expect(!rows.contains { $0.contains("DeepLinkModule") })
     }
 
@@ -137,6 +140,11 @@ struct LifecycleDemoTests {
             transcript.contains {
                 $0.hasPrefix("  willTerminate            ← MetricsModule [1000], DatabasePoolModule [5500]")
             }
+        )
+        // The edges a required service adds, with the service named.
+        #expect(transcript.contains("  CacheWarmupModule after DatabasePoolModule: requires service `DatabaseClient`"))
+        #expect(
+            transcript.contains("  ReportExporterModule after DatabasePoolModule: requires service `DatabaseClient`")
         )
         #expect(!transcript.contains { $0.hasPrefix("  ✓ ") })
     }

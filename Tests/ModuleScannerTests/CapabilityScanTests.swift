@@ -120,4 +120,74 @@ struct CapabilityScanTests {
         let typeLevel = generated("struct M: LifecycleModule {}\n#if DEBUG\nextension M: TimeBudgetedModule {}\n#endif")
         #expect(typeLevel == "    modules.append(DeclaredModule(M.self))  // conformances read at run time\n")
     }
+
+    @Test("Service roles: the manifest lists providers and requirers for withServices, and imports LifecycleServices")
+    func serviceRoles() {
+        func manifest(_ text: String) -> String {
+            ManifestGenerator(
+                module: "M",
+                mode: .library,
+                paths: ["/p/M/A.swift"],
+                dependencies: [.init(module: "LifecycleServices", paths: ["/p/S/S.swift"])],
+                locationComments: false
+            ).generate(
+                ParsedSources([
+                    SourceFile(path: "/p/M/A.swift", text: text),
+                    SourceFile(
+                        path: "/p/S/S.swift",
+                        text: "public protocol ServiceProvidingModule: LifecycleModule {}\n"
+                            + "public protocol ServiceRequiringModule: LifecycleModule {}"
+                    ),
+                ])
+            ).text
+        }
+        let text = manifest(
+            """
+            struct Pool: LifecycleModule, ServiceProvidingModule, WillTerminate {}
+            struct Cache: LifecycleModule, ServiceRequiringModule, ServiceProvidingModule {}
+            #if os(Linux)
+            struct Metrics: LifecycleModule, ServiceRequiringModule {}
+            #endif
+            struct Plain: LifecycleModule {}
+            """
+        )
+        #expect(text.contains("public import LifecycleCore\nimport LifecycleServices\n"))
+        #expect(
+            text.contains(
+                "    )"
+                    + ".withServices(providers: _lifecycleServiceProviders_M(), requirers: _lifecycleServiceRequirers_M())\n"
+            )
+        )
+        #expect(
+            text.contains(
+                """
+                private func _lifecycleServiceProviders_M() -> [any ServiceProvidingModule.Type] {
+                    var providers: [any ServiceProvidingModule.Type] = []
+                    providers.append(Pool.self)
+                    providers.append(Cache.self)
+                    return providers
+                }
+                """
+            )
+        )
+        #expect(
+            text.contains(
+                """
+                    var requirers: [any ServiceRequiringModule.Type] = []
+                    requirers.append(Cache.self)
+                #if os(Linux)
+                    requirers.append(Metrics.self)
+                #endif
+                    return requirers
+                """
+            )
+        )
+        // A list with no module is a literal: a `var` never appended to would warn in the user's build.
+        #expect(
+            manifest("struct OnlyProvider: LifecycleModule, ServiceProvidingModule {}")
+                .contains("-> [any ServiceRequiringModule.Type] {\n    []\n}")
+        )
+        // Without service roles the manifest is unchanged.
+        #expect(!manifest("struct P: LifecycleModule {}").contains("LifecycleServices"))
+    }
 }
