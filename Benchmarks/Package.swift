@@ -38,7 +38,10 @@ let package = Package(
         // baselines' participants. Cheap to compile.
         .target(
             name: "SyntheticModules",
-            dependencies: [.product(name: "LifecycleCore", package: "ModuleLifecycle")]
+            dependencies: [
+                .product(name: "LifecycleCore", package: "ModuleLifecycle"),
+                .product(name: "LifecycleServices", package: "ModuleLifecycle"),
+            ]
         ),
 
         // 10,000 generated non-generic module types, written at build time by the plugin below.
@@ -65,6 +68,7 @@ let package = Package(
                 .target(name: "GeneratedModules", condition: .when(traits: ["GeneratedModules"])),
                 .product(name: "LifecycleCore", package: "ModuleLifecycle"),
                 .product(name: "LifecycleProxy", package: "ModuleLifecycle"),
+                .product(name: "LifecycleServices", package: "ModuleLifecycle"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]

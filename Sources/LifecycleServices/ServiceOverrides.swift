@@ -38,11 +38,10 @@ public struct ServiceOverrides: Sendable {
         with factory: @escaping @Sendable (ServiceResolver) throws -> S
     ) {
         let key = ServiceKey(service)
-        let provider = "override of `\(key)`"
         changes.append(
             .replace(
                 ServiceProvision(key: key, lifetime: lifetime) { _ in
-                    ServiceSlot(key: key, provider: provider, lifetime: lifetime, factory: factory, shutdown: nil)
+                    ServiceSlot(key: key, providerType: nil, lifetime: lifetime, factory: factory, shutdown: nil)
                 }
             )
         )

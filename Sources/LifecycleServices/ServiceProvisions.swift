@@ -1,9 +1,14 @@
+public import LifecycleCore
+
 /// The services one module provides, filled in by ``ServiceProvidingModule/provideServices(_:)``.
 ///
 /// Each provision ties a service type to a factory that returns it, so a resolution is typed end to end:
 /// `require(DatabaseClient.self)` returns the `any DatabaseClient` this factory made.
+///
+/// Both methods are `@inlinable`: compiled in the provider's module, where the service type is concrete,
+/// they make its slot without looking up generic metadata at run time.
 public struct ServiceProvisions: Sendable {
-    var provisions: [ServiceProvision] = []
+    @usableFromInline var provisions: [ServiceProvision] = []
 
     init() {}
 
@@ -13,6 +18,7 @@ public struct ServiceProvisions: Sendable {
     ///
     /// `factory` receives a resolver for the services it needs itself; declare them in
     /// ``ServiceRequiringModule/requiredServices`` so the host orders their providers first.
+    @inlinable
     public mutating func singleton<S: Sendable>(
         _ service: S.Type,
         eager: ServiceLifetime.EagerStage? = nil,
@@ -23,7 +29,7 @@ public struct ServiceProvisions: Sendable {
             ServiceProvision(key: ServiceKey(service), lifetime: .singleton(eager: eager)) { provider in
                 ServiceSlot(
                     key: ServiceKey(service),
-                    provider: provider,
+                    providerType: provider,
                     lifetime: .singleton(eager: eager),
                     factory: factory,
                     shutdown: shutdown
@@ -33,6 +39,7 @@ public struct ServiceProvisions: Sendable {
     }
 
     /// Provides `service` as a new value per resolution, made by `factory`.
+    @inlinable
     public mutating func transient<S: Sendable>(
         _ service: S.Type,
         _ factory: @escaping @Sendable (ServiceResolver) throws -> S
@@ -41,7 +48,7 @@ public struct ServiceProvisions: Sendable {
             ServiceProvision(key: ServiceKey(service), lifetime: .transient) { provider in
                 ServiceSlot(
                     key: ServiceKey(service),
-                    provider: provider,
+                    providerType: provider,
                     lifetime: .transient,
                     factory: factory,
                     shutdown: nil
@@ -52,9 +59,21 @@ public struct ServiceProvisions: Sendable {
 }
 
 /// One provided service, before a registry makes its slot.
+@usableFromInline
 struct ServiceProvision: Sendable {
     let key: ServiceKey
     let lifetime: ServiceLifetime
-    /// Makes the service's slot for one registry, naming `provider`.
-    let makeSlot: @Sendable (_ provider: String) -> any AnyServiceSlot
+    /// Makes the service's slot for one registry, provided by `provider` (`nil` for an override).
+    let makeSlot: @Sendable (_ provider: (any LifecycleModule.Type)?) -> any AnyServiceSlot
+
+    @usableFromInline
+    init(
+        key: ServiceKey,
+        lifetime: ServiceLifetime,
+        makeSlot: @escaping @Sendable (_ provider: (any LifecycleModule.Type)?) -> any AnyServiceSlot
+    ) {
+        self.key = key
+        self.lifetime = lifetime
+        self.makeSlot = makeSlot
+    }
 }

@@ -1,10 +1,12 @@
 import LifecycleCore
-import Synchronization
+public import Synchronization
 
 /// The services of one host: one slot per service, built once when the host is built and never changed,
 /// so a resolution reads it without a lock. Its state follows the launch: services resolve from the
 /// setup stage until every module has received `willTerminate`.
+@usableFromInline
 final class ServiceRegistry: Sendable {
+    @usableFromInline
     enum State: Int {
         case notLaunched = 0
         case available = 1
@@ -12,20 +14,21 @@ final class ServiceRegistry: Sendable {
     }
 
     /// Every service, by `ObjectIdentifier` of its type.
-    let slots: [ObjectIdentifier: any AnyServiceSlot]
-    /// The services each provider requires: what its factories may resolve.
-    let requirementsOfProvider: [String: Set<ServiceKey>]
+    @usableFromInline let slots: [ObjectIdentifier: any AnyServiceSlot]
+    /// The services each provider requires, by `ObjectIdentifier` of the provider's type: what its
+    /// factories may resolve.
+    let requirementsOfProvider: [ObjectIdentifier: Set<ServiceKey>]
     /// Eager singletons per stage, in manifest order.
     let eager: [ServiceLifetime.EagerStage: [any AnyServiceSlot]]
     /// The host's launch options, for factories that configure what they create.
     let launchOptions: LaunchOptions
-    private let state = Atomic<Int>(State.notLaunched.rawValue)
+    @usableFromInline let state = Atomic<Int>(State.notLaunched.rawValue)
     /// Singletons in creation order, for shutdown in reverse.
     private let created = Mutex<[any AnyServiceSlot]>([])
 
     init(
         slots: [any AnyServiceSlot],
-        requirementsOfProvider: [String: Set<ServiceKey>],
+        requirementsOfProvider: [ObjectIdentifier: Set<ServiceKey>],
         launchOptions: LaunchOptions
     ) {
         self.launchOptions = launchOptions
@@ -41,6 +44,10 @@ final class ServiceRegistry: Sendable {
     }
 
     var currentState: State { State(rawValue: state.load(ordering: .acquiring)) ?? .terminated }
+
+    /// Whether services can be resolved now: one atomic load, on every resolution.
+    @inlinable
+    var isAvailable: Bool { state.load(ordering: .acquiring) == State.available.rawValue }
 
     func didCreate(_ slot: any AnyServiceSlot) {
         created.withLock { $0.append(slot) }

@@ -16,6 +16,14 @@ public struct ServiceRegistryModule: LifecycleModule, SyncSetupStage, SyncInitia
         self.registry = registry
     }
 
+    /// Its capability table, as the discovery plugin would write it: the host casts nothing for it.
+    static let declaration = DeclaredModule(ServiceRegistryModule.self) { module, hooks in
+        let module = module as! ServiceRegistryModule
+        hooks.setup(sync: module)
+        hooks.initialize(sync: module)
+        hooks.willTerminate(module)
+    }
+
     public func setUp(_ context: LifecycleContext) throws { try registry.begin(.setup) }
 
     public func initialize(_ context: LifecycleContext) throws { try registry.begin(.initialize) }

@@ -3,15 +3,20 @@ public import LifecycleCore
 /// Resolves services by type: `context.services.require(DatabaseClient.self)`.
 ///
 /// A resolver is a small value; keep one (`let services = context.services`) where a hot path resolves
-/// often. Resolving a created singleton takes no lock.
+/// often. Resolving a created singleton takes no lock, and the resolution is specialized for the service
+/// type where it is written.
 public struct ServiceResolver: Sendable {
-    let registry: ServiceRegistry?
+    @usableFromInline let registry: ServiceRegistry?
     /// For a factory: the services its provider requires, the only ones it may resolve; `nil` for modules.
-    let allowed: Set<ServiceKey>?
+    @usableFromInline let allowed: Set<ServiceKey>?
     /// Who resolves, for messages: the provider whose factory runs.
-    let requester: String?
+    let requester: (any LifecycleModule.Type)?
 
-    init(registry: ServiceRegistry?, allowed: Set<ServiceKey>? = nil, requester: String? = nil) {
+    init(
+        registry: ServiceRegistry?,
+        allowed: Set<ServiceKey>? = nil,
+        requester: (any LifecycleModule.Type)? = nil
+    ) {
         self.registry = registry
         self.allowed = allowed
         self.requester = requester
@@ -21,21 +26,16 @@ public struct ServiceResolver: Sendable {
     ///
     /// - Throws: ``ServiceError`` when no module provides it, when it is resolved before the launch's setup
     ///   stage or after termination, when its factory throws, or when the host has no services.
+    @inlinable
     public func require<S: Sendable>(_ service: S.Type) throws(ServiceError) -> S {
-        guard let slot = try slot(for: service) else {
-            throw ServiceError(
-                .notProvided,
-                service: ServiceKey(service),
-                description: "No module provides service `\(ServiceKey(service))`. Add a module that provides it "
-                    + "(ServiceProvidingModule), or resolve it with `optional(_:)` if it may be absent."
-            )
-        }
+        guard let slot = try slot(for: service) else { throw notProvided(ServiceKey(service)) }
         return try slot.resolve(self)
     }
 
     /// The service of type `service`, or `nil` when no module provides it.
     ///
     /// - Throws: ``ServiceError`` for every other reason ``require(_:)`` throws.
+    @inlinable
     public func optional<S: Sendable>(_ service: S.Type) throws(ServiceError) -> S? {
         try slot(for: service)?.resolve(self)
     }
@@ -47,32 +47,48 @@ public struct ServiceResolver: Sendable {
     public var resolutions: [ServiceKey: Int] { registry?.resolutions ?? [:] }
 
     /// The slot of `service`, after the checks every resolution makes.
-    @inline(__always)
-    private func slot<S: Sendable>(for service: S.Type) throws(ServiceError) -> ServiceSlot<S>? {
-        guard let registry else {
-            throw ServiceError(
-                .noRegistry,
-                service: ServiceKey(service),
-                description: "Service `\(ServiceKey(service))` was resolved in a host without services. Build the "
-                    + "host from a manifest with services: `manifest.withServices()` (discovered manifests of targets "
-                    + "that declare services have them)."
-            )
-        }
-        let state = registry.currentState
-        guard state == .available else { throw stateError(state, ServiceKey(service), registry) }
-        if let allowed, !allowed.contains(ServiceKey(service)) {
-            throw ServiceError(
-                .notProvided,
-                service: ServiceKey(service),
-                description:
-                    "The factory of a service provided by `\(requester ?? "?")` resolves `\(ServiceKey(service))`, "
-                    + "which `\(requester ?? "?")` does not require. Add it to its `requiredServices`, so its provider "
-                    + "is ordered first and no two factories can wait on each other."
-            )
-        }
+    @inlinable
+    func slot<S: Sendable>(for service: S.Type) throws(ServiceError) -> ServiceSlot<S>? {
+        guard let registry, registry.isAvailable else { throw refusal(ServiceKey(service)) }
+        if let allowed, !allowed.contains(ServiceKey(service)) { throw refusal(ServiceKey(service)) }
         guard let slot = registry.slots[ObjectIdentifier(service)] else { return nil }
         // The table is keyed by the service type, and each slot was made for that type.
         return unsafeDowncast(slot, to: ServiceSlot<S>.self)
+    }
+
+    /// Why the fast path refused `key`: no registry, the registry closed, or a factory resolving what its
+    /// provider does not require. Not inlined: only errors come here.
+    @usableFromInline
+    func refusal(_ key: ServiceKey) -> ServiceError {
+        guard let registry else {
+            return ServiceError(
+                .noRegistry,
+                service: key,
+                description: "Service `\(key)` was resolved in a host without services. Build the host from a "
+                    + "manifest with services: `manifest.withServices()` (discovered manifests of targets that "
+                    + "declare services have them)."
+            )
+        }
+        let state = registry.currentState
+        if state != .available { return stateError(state, key, registry) }
+        let name = requester?.moduleName ?? "?"
+        return ServiceError(
+            .notProvided,
+            service: key,
+            description: "The factory of a service provided by `\(name)` resolves `\(key)`, which `\(name)` does "
+                + "not require. Add it to its `requiredServices`, so its provider is ordered first and no two "
+                + "factories can wait on each other."
+        )
+    }
+
+    @usableFromInline
+    func notProvided(_ key: ServiceKey) -> ServiceError {
+        ServiceError(
+            .notProvided,
+            service: key,
+            description: "No module provides service `\(key)`. Add a module that provides it "
+                + "(ServiceProvidingModule), or resolve it with `optional(_:)` if it may be absent."
+        )
     }
 
     private func stateError(
@@ -82,7 +98,7 @@ public struct ServiceResolver: Sendable {
     )
         -> ServiceError
     {
-        let provider = registry.slots[key.id]?.provider
+        let provider = registry.slots[key.id].map(\.provider)
         let who = provider.map { ", provided by `\($0)`," } ?? ""
         if state == .notLaunched {
             return ServiceError(
@@ -104,10 +120,10 @@ public struct ServiceResolver: Sendable {
 
     /// The resolver a factory of `slot` receives: limited to its provider's requirements.
     func forFactory(of slot: any AnyServiceSlot) -> ServiceResolver {
-        guard let registry, let allowed = registry.requirementsOfProvider[slot.provider] else {
-            return ServiceResolver(registry: registry)
-        }
-        return ServiceResolver(registry: registry, allowed: allowed, requester: slot.provider)
+        guard let registry, let provider = slot.providerType else { return ServiceResolver(registry: registry) }
+        // A provider that requires nothing is not in the table: its factories may resolve nothing.
+        let allowed = registry.requirementsOfProvider[ObjectIdentifier(provider)] ?? []
+        return ServiceResolver(registry: registry, allowed: allowed, requester: provider)
     }
 }
 

@@ -1,10 +1,12 @@
-import Synchronization
+public import LifecycleCore
+public import Synchronization
 
 /// One service in one registry, type-erased: what the registry needs without knowing the service type.
+@usableFromInline
 protocol AnyServiceSlot: AnyObject, Sendable {
     var key: ServiceKey { get }
-    /// The module-qualified name of the module that provides it, or a description of the override.
-    var provider: String { get }
+    /// The module that provides it, or `nil` for an override.
+    var providerType: (any LifecycleModule.Type)? { get }
     var lifetime: ServiceLifetime { get }
     /// How many times the service was resolved.
     var resolutions: Int { get }
@@ -14,58 +16,82 @@ protocol AnyServiceSlot: AnyObject, Sendable {
     func shutDown() async -> (any Error)?
 }
 
+extension AnyServiceSlot {
+    /// Who provides the service, for messages: the module's name, built only when a message needs it.
+    var provider: String { providerType?.moduleName ?? "an override of `\(key)`" }
+}
+
 /// One service of type `S` in one registry: its factory and, for a singleton, its instance.
 ///
-/// The read path takes no lock: a created singleton is published once through an `AtomicLazyReference`
-/// and read with one atomic load. Creation takes the slot's own lock, so the factory runs exactly once
-/// however many tasks resolve the service at the same moment.
+/// The read path takes no lock: a created singleton is published once, as the address of its box in an
+/// `Atomic<Int>`, and read with one atomic load. (`AtomicLazyReference` would do the same, but its `load()`
+/// is not inlinable, so every read looked up the box type's generic metadata.) Creation takes the slot's own lock, so the factory runs exactly once
+/// however many tasks resolve the service at the same moment. The read path is `@inlinable`, so it is
+/// specialized for the service type where it is resolved: unspecialized, each resolution looked up the
+/// slot's generic metadata.
+@usableFromInline
 final class ServiceSlot<S: Sendable>: AnyServiceSlot {
     /// The created singleton, boxed so it can be published atomically.
+    @usableFromInline
     final class Instance: Sendable {
-        let value: S
+        @usableFromInline let value: S
         init(_ value: S) { self.value = value }
     }
 
-    let key: ServiceKey
-    let provider: String
-    let lifetime: ServiceLifetime
+    @usableFromInline let key: ServiceKey
+    @usableFromInline let providerType: (any LifecycleModule.Type)?
+    @usableFromInline let lifetime: ServiceLifetime
     private let factory: @Sendable (ServiceResolver) throws -> S
     private let shutdown: (@Sendable (S) async throws -> Void)?
-    private let instance = AtomicLazyReference<Instance>()
-    private let creation = Mutex(())
-    private let count = Atomic<Int>(0)
+    /// The created singleton's box, as `Unmanaged` bits: 0 until it is created, then never again changed.
+    @usableFromInline let published = Atomic<Int>(0)
+    /// The created singleton, owned here; written once, under the lock, before it is published.
+    private let creation = Mutex<Instance?>(nil)
+    @usableFromInline let count = Atomic<Int>(0)
 
+    @usableFromInline
     init(
         key: ServiceKey,
-        provider: String,
+        providerType: (any LifecycleModule.Type)?,
         lifetime: ServiceLifetime,
         factory: @escaping @Sendable (ServiceResolver) throws -> S,
         shutdown: (@Sendable (S) async throws -> Void)?
     ) {
         self.key = key
-        self.provider = provider
+        self.providerType = providerType
         self.lifetime = lifetime
         self.factory = factory
         self.shutdown = shutdown
     }
 
+    @usableFromInline
     var resolutions: Int { count.load(ordering: .relaxed) }
 
+    /// The created singleton, if there is one yet.
+    @inlinable
+    var instance: Instance? {
+        let bits = published.load(ordering: .acquiring)
+        guard bits != 0, let address = UnsafeRawPointer(bitPattern: bits) else { return nil }
+        // Published only after `creation` holds it, and `creation` keeps it for the slot's lifetime.
+        return Unmanaged<Instance>.fromOpaque(address).takeUnretainedValue()
+    }
+
     /// The service: the singleton (created on first use), or a new transient value.
-    @inline(__always)
+    @inlinable
     func resolve(_ resolver: ServiceResolver) throws(ServiceError) -> S {
         count.wrappingAdd(1, ordering: .relaxed)
-        if case .transient = lifetime { return try make(resolver) }
-        if let created = instance.load() { return created.value }
-        return try createOnce(resolver).value
+        if let created = instance { return created.value }
+        return try createOrMake(resolver)
     }
 
+    @usableFromInline
     func create(_ resolver: ServiceResolver) throws(ServiceError) {
-        if instance.load() == nil { _ = try createOnce(resolver) }
+        if instance == nil { _ = try createOrMake(resolver) }
     }
 
+    @usableFromInline
     func shutDown() async -> (any Error)? {
-        guard let shutdown, let created = instance.load() else { return nil }
+        guard let shutdown, let created = instance else { return nil }
         do {
             try await shutdown(created.value)
             return nil
@@ -74,18 +100,24 @@ final class ServiceSlot<S: Sendable>: AnyServiceSlot {
         }
     }
 
-    private func createOnce(_ resolver: ServiceResolver) throws(ServiceError) -> Instance {
-        let result: Result<Instance, ServiceError> = creation.withLock { _ in
-            if let created = instance.load() { return .success(created) }
+    /// The slow path: a new transient value, or the singleton created under the lock.
+    @usableFromInline
+    func createOrMake(_ resolver: ServiceResolver) throws(ServiceError) -> S {
+        if case .transient = lifetime { return try make(resolver) }
+        let result: Result<Instance, ServiceError> = creation.withLock { owned in
+            if let created = owned { return .success(created) }
             do throws(ServiceError) {
-                let created = instance.storeIfNil(Instance(try make(resolver)))
+                let created = Instance(try make(resolver))
+                owned = created
+                let address = Int(bitPattern: Unmanaged.passUnretained(created).toOpaque())
+                published.store(address, ordering: .releasing)
                 resolver.registry?.didCreate(self)
                 return .success(created)
             } catch {
                 return .failure(error)
             }
         }
-        return try result.get()
+        return try result.get().value
     }
 
     /// Runs the factory with a resolver limited to the provider's own requirements.
@@ -98,7 +130,7 @@ final class ServiceSlot<S: Sendable>: AnyServiceSlot {
             throw ServiceError(
                 .factoryFailed,
                 service: key,
-                provider: provider,
+                provider: providerType?.moduleName,
                 underlyingError: error,
                 description: "The factory of service `\(key)`, provided by `\(provider)`, threw: \(error). "
                     + "Nothing was cached: the next resolution calls the factory again."

@@ -84,25 +84,25 @@ struct ServicesPreparation: ManifestPreparation {
                 members.append(Member(entry: entry, provisions: provisions.provisions, requirements: requirements))
             }
         }
-        let serving = try servingProviders(members)
-        try checkRequirements(members, serving: serving, manifest: manifest.name)
+        let changes = overrides.byService
+        let serving = try servingProviders(members, changes: changes)
+        try checkRequirements(members, serving: serving, changes: changes, manifest: manifest.name)
         try checkCycles(members, serving: serving)
 
         var slots: [any AnyServiceSlot] = []
-        var replaced: Set<ServiceKey> = []
-        for case .replace(let provision) in overrides.byService.values {
-            slots.append(provision.makeSlot("override"))
-            replaced.insert(provision.key)
-        }
-        for member in members {
-            for provision in member.provisions where !replaced.contains(provision.key) {
-                guard serving[provision.key].map({ $0.entry.type == member.entry.type }) == true else { continue }
-                slots.append(provision.makeSlot(member.entry.moduleName))
+        slots.reserveCapacity(serving.count)
+        for case .replace(let provision) in changes.values { slots.append(provision.makeSlot(nil)) }
+        for (index, member) in members.enumerated() {
+            for provision in member.provisions where serving[provision.key] == index {
+                if case .replace? = changes[provision.key] { continue }
+                slots.append(provision.makeSlot(member.entry.type))
             }
         }
-        let requirementsOfProvider = Dictionary(
-            members.filter { !$0.provisions.isEmpty }.map { ($0.entry.moduleName, Set($0.requirements)) }
-        ) { first, _ in first }
+        // A provider missing here requires nothing: its factories may resolve nothing.
+        var requirementsOfProvider: [ObjectIdentifier: Set<ServiceKey>] = [:]
+        for member in members where !member.provisions.isEmpty && !member.requirements.isEmpty {
+            requirementsOfProvider[ObjectIdentifier(member.entry.type)] = Set(member.requirements)
+        }
         launchOptions[ServiceRegistryKey.self] = ServiceRegistry(
             slots: slots,
             requirementsOfProvider: requirementsOfProvider,
@@ -113,13 +113,17 @@ struct ServicesPreparation: ManifestPreparation {
         var edges: [ObjectIdentifier: [ModuleDependency.Added]] = [:]
         for member in members {
             for key in member.requirements {
-                guard let provider = serving[key], provider.entry.type != member.entry.type else { continue }
+                guard let index = serving[key], members[index].entry.type != member.entry.type else { continue }
                 edges[ObjectIdentifier(member.entry.type), default: []].append(
-                    ModuleDependency.Added(provider.entry.type, reason: "requires service `\(key)`")
+                    ModuleDependency.Added(members[index].entry.type, reason: "requires service `\(key)`")
                 )
             }
         }
-        let registry = ModuleManifest.Entry(type: ServiceRegistryModule.self, source: manifest.name)
+        let registry = ModuleManifest.Entry(
+            type: ServiceRegistryModule.self,
+            source: manifest.name,
+            capabilities: ServiceRegistryModule.declaration.capabilities
+        )
         let entries = manifest.entries.map { entry in
             (edges[ObjectIdentifier(entry.type)] ?? []).reduce(entry) { $0.adding($1) }
         }
@@ -139,50 +143,54 @@ struct ServicesPreparation: ManifestPreparation {
         return (entry.type as? any ServiceProvidingModule.Type, entry.type as? any ServiceRequiringModule.Type)
     }
 
-    /// The module that serves each service: the only provider, or the one an override chose. Two
-    /// providers without a choice are an error; so is a choice of a module that does not provide it.
-    private func servingProviders(_ members: [Member]) throws(ManifestError) -> [ServiceKey: Member] {
-        var providers: [ServiceKey: [Member]] = [:]
-        var order: [ServiceKey] = []
-        for member in members {
+    /// The module that serves each service, by index in `members`: the only provider, or the one an
+    /// override chose. Two providers without a choice are an error; so is a choice of a module that does
+    /// not provide it. One dictionary pass over the provisions; a second provider is rare.
+    private func servingProviders(
+        _ members: [Member],
+        changes: [ServiceKey: ServiceOverrides.Change]
+    ) throws(ManifestError) -> [ServiceKey: Int] {
+        var serving: [ServiceKey: Int] = [:]
+        var others: [ServiceKey: [Int]] = [:]
+        for (index, member) in members.enumerated() {
             for provision in member.provisions {
-                if providers[provision.key] == nil { order.append(provision.key) }
-                if providers[provision.key]?.contains(where: { $0.entry.type == member.entry.type }) != true {
-                    providers[provision.key, default: []].append(member)
+                let first = serving[provision.key, default: index]
+                if first == index {
+                    serving[provision.key] = index
+                } else if others[provision.key]?.contains(index) != true {
+                    others[provision.key, default: []].append(index)
                 }
             }
         }
-        let changes = overrides.byService
-        var serving: [ServiceKey: Member] = [:]
-        var conflicts: [(ServiceKey, [Member])] = []
-        for key in order {
-            let candidates = providers[key] ?? []
-            switch changes[key] {
-            case .replace?:
-                serving[key] = candidates.first
-            case .choose(_, let chosen, let name)?:
-                guard let member = candidates.first(where: { ObjectIdentifier($0.entry.type) == chosen }) else {
-                    throw ManifestError(
-                        code: .missingServiceProvider,
-                        modules: [name],
-                        description: "The overrides choose `\(name)` to serve `\(key)`, but it does not provide it "
-                            + "(or is disabled). It is provided by: "
-                            + candidates.map { "`\($0.entry.moduleName)`" }.joined(separator: ", ")
-                            + ". Choose one of those."
-                    )
-                }
-                serving[key] = member
-            case nil:
-                if candidates.count > 1 { conflicts.append((key, candidates)) } else { serving[key] = candidates.first }
+        var conflicts: [(ServiceKey, [Int])] = []
+        for (key, change) in changes {
+            guard case .choose(_, let chosen, let name) = change else { continue }
+            let candidates = (serving[key].map { [$0] } ?? []) + (others[key] ?? [])
+            guard let index = candidates.first(where: { ObjectIdentifier(members[$0].entry.type) == chosen }) else {
+                throw ManifestError(
+                    code: .missingServiceProvider,
+                    modules: [name],
+                    description: "The overrides choose `\(name)` to serve `\(key)`, but it does not provide it "
+                        + "(or is disabled). It is provided by: "
+                        + candidates.map { "`\(members[$0].entry.moduleName)`" }.joined(separator: ", ")
+                        + ". Choose one of those."
+                )
             }
+            serving[key] = index
+            others[key] = nil
+        }
+        for (key, extra) in others {
+            if case .replace? = changes[key] { continue }
+            conflicts.append((key, [serving[key]!] + extra))
         }
         guard conflicts.isEmpty else {
+            conflicts.sort { $0.1[0] < $1.1[0] }
             throw ManifestError(
                 code: .duplicateServiceProvider,
-                modules: conflicts.flatMap { $0.1.map(\.entry.moduleName) },
-                description: conflicts.map { key, members in
+                modules: conflicts.flatMap { $0.1.map { members[$0].entry.moduleName } },
+                description: conflicts.map { key, indices in
                     "service `\(key)` is provided by "
-                        + members.map { "`\($0.entry.moduleName)`" }.joined(separator: " and ")
+                        + indices.map { "`\(members[$0].entry.moduleName)`" }.joined(separator: " and ")
                 }
                 .joined(separator: "; ")
                     + ". Nothing was created. Remove one provision, or say which module serves: "
@@ -194,15 +202,14 @@ struct ServicesPreparation: ManifestPreparation {
 
     private func checkRequirements(
         _ members: [Member],
-        serving: [ServiceKey: Member],
+        serving: [ServiceKey: Int],
+        changes: [ServiceKey: ServiceOverrides.Change],
         manifest: String
     ) throws(ManifestError) {
-        let replaced = Set(
-            overrides.byService.values.compactMap { if case .replace(let p) = $0 { p.key } else { nil } }
-        )
         var missing: [(Member, ServiceKey)] = []
         for member in members {
-            for key in member.requirements where serving[key] == nil && !replaced.contains(key) {
+            for key in member.requirements where serving[key] == nil {
+                if case .replace? = changes[key] { continue }
                 missing.append((member, key))
             }
         }
@@ -222,16 +229,17 @@ struct ServicesPreparation: ManifestPreparation {
     }
 
     /// Providers that require each other's services in a cycle: no factory could run first.
-    private func checkCycles(_ members: [Member], serving: [ServiceKey: Member]) throws(ManifestError) {
-        let providers = members.filter { !$0.provisions.isEmpty }
-        var index: [ObjectIdentifier: Int] = [:]
-        for (position, member) in providers.enumerated() { index[ObjectIdentifier(member.entry.type)] = position }
+    private func checkCycles(_ members: [Member], serving: [ServiceKey: Int]) throws(ManifestError) {
+        // Only providers that require something can be on a cycle.
+        let positions = members.indices.filter { !members[$0].provisions.isEmpty && !members[$0].requirements.isEmpty }
+        guard !positions.isEmpty else { return }
+        let providers = positions.map { members[$0] }
+        var index: [Int: Int] = [:]
+        for (position, member) in positions.enumerated() { index[member] = position }
         // Edges between providers: provider -> (service, provider of that service).
         let edges: [[(ServiceKey, Int)]] = providers.map { member in
             member.requirements.compactMap { key in
-                guard let target = serving[key], let position = index[ObjectIdentifier(target.entry.type)] else {
-                    return nil
-                }
+                guard let target = serving[key], let position = index[target] else { return nil }
                 return (key, position)
             }
         }

@@ -8,8 +8,8 @@ func svgChart(_ table: ResultTable, title: String) -> String {
     let panelHeight = 430.0
     let panels: [(String, [System])] = [
         (
-            "Delivering one event to N modules (ns per module, min)",
-            System.all.filter { $0.group == .event || $0.group == .boolEvent }
+            "Delivering one event to N modules, and resolving a service (ns per module or resolution, min)",
+            System.all.filter { $0.group == .event || $0.group == .boolEvent || $0.group == .serviceResolution }
         ),
         (
             "Building the proxy, and whole lifecycles (ns per module, min)",

@@ -38,7 +38,7 @@ struct LifecycleBench {
         }
         let counting = allocationCounterWorks()
         // Build the type tables before anything is timed.
-        _ = SyntheticCatalog.numbered.count + SyntheticCatalog.lean.count
+        _ = SyntheticCatalog.numbered.count + SyntheticCatalog.lean.count + SyntheticCatalog.serviceNumbers.count
 
         var results: [Measurement] = []
         for n in options.sizes {

@@ -8,6 +8,8 @@ enum Group: String, Codable, CaseIterable {
     case build
     /// A whole lifecycle of N modules.
     case lifecycle
+    /// Resolving a created singleton service from a registry of N services.
+    case serviceResolution
 
     var title: String {
         switch self {
@@ -15,11 +17,13 @@ enum Group: String, Codable, CaseIterable {
         case .boolEvent: "One Bool event, OR-combined, delivered to N modules: ns per module"
         case .build: "Building the proxy from N module types, ~1.9 dependencies each: ms per build"
         case .lifecycle: "Whole lifecycle of N modules: ms per lifecycle"
+        case .serviceResolution:
+            "Resolving one singleton service, N times, from a registry of ~N services: ns per resolution"
         }
     }
 
     /// Whether the table shows nanoseconds per module (dispatch) or milliseconds per repetition.
-    var perModule: Bool { self == .event || self == .boolEvent }
+    var perModule: Bool { self == .event || self == .boolEvent || self == .serviceResolution }
 }
 
 /// One measured system: a row of the tables and a line of the chart.
@@ -212,6 +216,39 @@ extension System {
         isLibrary: false
     )
 
+    // MARK: Services
+
+    static let servicesResolve = System(
+        id: "services-resolve",
+        label: "context.services.require((any BenchService).self)",
+        group: .serviceResolution,
+        isLibrary: true
+    )
+    static let lockedDictionary = System(
+        id: "services-locked-dictionary",
+        label: "Mutex<[ObjectIdentifier: AnyObject]> look-up, by hand",
+        group: .serviceResolution,
+        isLibrary: false
+    )
+    static let storedService = System(
+        id: "services-stored-property",
+        label: "limit: the service in a stored property",
+        group: .serviceResolution,
+        isLibrary: false
+    )
+    static let buildServices = System(
+        id: "services-build",
+        label: "DelegateProxy(manifest:) with services, N modules of 10 services",
+        group: .build,
+        isLibrary: true
+    )
+    static let buildNoServices = System(
+        id: "services-build-none",
+        label: "DelegateProxy(manifest:), the same N modules without services",
+        group: .build,
+        isLibrary: false
+    )
+
     /// Every system, in table order.
     static let all: [System] = [
         .proxyEvent, .proxySyncEvent, .concreteLoop, .retainingLoop, .existentialLoop, .asyncLoop, .notificationCenter,
@@ -221,7 +258,8 @@ extension System {
         .existentialBoolLoop, .asyncBoolLoop, .buildNumbered, .buildLean, .buildLeanDeclared, .buildGenerated,
         .buildGeneratedDeclared,
         .namesLean,
-        .namesGenerated, .hostLifecycle, .hostLifecycleLean, .serviceGroup,
+        .namesGenerated, .hostLifecycle, .hostLifecycleLean, .serviceGroup, .servicesResolve, .lockedDictionary,
+        .storedService, .buildServices, .buildNoServices,
     ]
 }
 
@@ -289,6 +327,13 @@ struct Comparison {
             denominator: .concreteBoolLoop
         ),
         Comparison(label: "generic ÷ generated build", numerator: .buildLean, denominator: .buildGenerated),
+        Comparison(label: "with services ÷ without", numerator: .buildServices, denominator: .buildNoServices),
+        Comparison(label: "registry ÷ locked dictionary", numerator: .servicesResolve, denominator: .lockedDictionary),
+        Comparison(
+            label: "registry ÷ stored property (limit)",
+            numerator: .servicesResolve,
+            denominator: .storedService
+        ),
         Comparison(
             label: "runtime casts ÷ capability table, generated build",
             numerator: .buildGenerated,
