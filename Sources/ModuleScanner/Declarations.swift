@@ -100,7 +100,11 @@ struct DeclarationParser {
     }
 
     static func parse(_ text: String, file: String) -> [Declaration] {
-        var parser = DeclarationParser(tokens: Lexer.tokenize(text), file: file)
+        parse(tokens: Lexer.tokenize(text), file: file)
+    }
+
+    static func parse(tokens: [Token], file: String) -> [Declaration] {
+        var parser = DeclarationParser(tokens: tokens, file: file)
         parser.run()
         return parser.declarations
     }

@@ -92,11 +92,18 @@ public struct ManifestGenerator: Sendable {
         )
         var diagnostics = own.diagnostics
         var included: [String] = []
+        // For the service check: every module this target's host can see, and whether any was not scanned.
+        var visibleModules = Set(own.modules.map(\.name))
+        var servicePaths = paths
+        var everyDependencyScanned = true
         if mode == .aggregate {
             for dependency in dependencies.sorted(by: { $0.module < $1.module })
             where !Self.frameworkModules.contains(dependency.module) {
                 if let hasModules = dependency.hasModules {
-                    if hasModules { included.append(dependency.module) }
+                    if hasModules {
+                        included.append(dependency.module)
+                        everyDependencyScanned = false
+                    }
                     continue
                 }
                 // Its own warnings are reported when the dependency itself is built.
@@ -107,7 +114,14 @@ public struct ManifestGenerator: Sendable {
                     knownImplying: known
                 )
                 if !scan.modules.isEmpty { included.append(dependency.module) }
+                visibleModules.formUnion(scan.modules.map(\.name))
+                servicePaths += dependency.paths
             }
+            diagnostics += ServiceCheck.diagnostics(
+                sources.serviceMentions(in: servicePaths).filter { visibleModules.contains($0.type) },
+                target: module,
+                checkMissing: everyDependencyScanned
+            )
         }
         diagnostics.sort { ($0.file, $0.line) < ($1.file, $1.line) }
         // The completeness check compares against every module this target can see, including

@@ -42,15 +42,23 @@ public struct ScanDiagnostic: Sendable, Hashable, CustomStringConvertible {
 /// Source files parsed once, so one file can serve as a module's own source and as others' context.
 public struct ParsedSources: Sendable {
     fileprivate var declarations: [String: [Declaration]] = [:]
+    private var services: [String: [ServiceMention]] = [:]
 
     public init(_ files: [SourceFile]) {
         for file in files where declarations[file.path] == nil {
-            declarations[file.path] = DeclarationParser.parse(file.text, file: file.path)
+            let tokens = Lexer.tokenize(file.text)
+            declarations[file.path] = DeclarationParser.parse(tokens: tokens, file: file.path)
+            services[file.path] = ServiceMentionScan.scan(tokens, file: file.path)
         }
     }
 
     fileprivate func declarations(in paths: [String]) -> [Declaration] {
         paths.sorted().flatMap { declarations[$0] ?? [] }
+    }
+
+    /// The services the files of `paths` provide and require, in path and line order.
+    func serviceMentions(in paths: [String]) -> [ServiceMention] {
+        paths.sorted().flatMap { services[$0] ?? [] }
     }
 }
 

@@ -190,4 +190,68 @@ struct CapabilityScanTests {
         // Without service roles the manifest is unchanged.
         #expect(!manifest("struct P: LifecycleModule {}").contains("LifecycleServices"))
     }
+
+    @Test("An executable's or a test's plugin warns at the declaration about a missing or a duplicate provider")
+    func serviceWarnings() {
+        let roles = SourceFile(
+            path: "/p/S/S.swift",
+            text: "public protocol ServiceProvidingModule: LifecycleModule {}\n"
+                + "public protocol ServiceRequiringModule: LifecycleModule {}"
+        )
+        func warnings(_ own: String, dependency: String) -> [String] {
+            ManifestGenerator(
+                module: "App",
+                mode: .aggregate,
+                paths: ["/p/App/A.swift"],
+                dependencies: [
+                    .init(module: "LifecycleServices", paths: ["/p/S/S.swift"]),
+                    .init(module: "Feature", paths: ["/p/Feature/F.swift"]),
+                ],
+                locationComments: false
+            ).generate(
+                ParsedSources([
+                    SourceFile(path: "/p/App/A.swift", text: own),
+                    SourceFile(path: "/p/Feature/F.swift", text: dependency),
+                    roles,
+                ])
+            ).diagnostics.map(\.description)
+        }
+        let requirer = """
+            struct Cache: LifecycleModule, ServiceRequiringModule {
+                static let requiredServices = ServiceRequirements((any Database).self, Clock.self)
+            }
+            """
+        let provider = """
+            public struct Pool: LifecycleModule, ServiceProvidingModule {
+                public static func provideServices(_ services: inout ServiceProvisions) {
+                    services.singleton((any Database).self) { _ in Postgres() }
+                }
+                class func helper() {}
+            }
+            extension Pool {
+                static func more(_ services: inout ServiceProvisions) { services.transient(Clock.self) { _ in Clock() } }
+            }
+            """
+        // Provided by a linked target, one through an extension: nothing to say.
+        #expect(warnings(requirer, dependency: provider) == [])
+        // Missing: a warning at the requirement, naming the module, the service and the fix.
+        let missing = warnings(requirer, dependency: "struct Other: LifecycleModule {}")
+        #expect(missing.count == 2)
+        #expect(
+            missing.first?.hasPrefix(
+                "/p/App/A.swift:2: warning: `Cache` requires service `Database`, which no module linked into `App` provides"
+            ) == true
+        )
+        #expect(missing.first?.contains("replace(Database.self)") == true)
+        // Duplicate: a warning at each provision.
+        let duplicate = warnings(
+            provider.replacingOccurrences(of: "public struct Pool", with: "struct Own"),
+            dependency: provider
+        )
+        .filter { $0.contains("Database") }
+        #expect(duplicate.count == 2)
+        #expect(duplicate.allSatisfy { $0.contains("is provided by `") && $0.contains("duplicateServiceProvider") })
+        // A type that is not a module says nothing, whatever it mentions.
+        #expect(warnings("struct Helper { let r = ServiceRequirements(Missing.self) }", dependency: "") == [])
+    }
 }

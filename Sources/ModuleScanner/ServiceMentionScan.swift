@@ -1,0 +1,103 @@
+/// A service a type provides (`services.singleton(X.self) …`, `services.transient(X.self) …`) or requires
+/// (`ServiceRequirements(X.self, …)`), as written in its body or its extensions' bodies.
+struct ServiceMention: Sendable, Hashable {
+    enum Role: Sendable, Hashable {
+        case provides
+        case requires
+    }
+
+    /// The enclosing type's name, qualified by its enclosing types (`Outer.Inner`).
+    var type: String
+    /// The service as written, without `any` and parentheses: `DatabaseClient`, `Storage.Client`.
+    var service: String
+    var role: Role
+    var file: String
+    var line: Int
+}
+
+/// Reads what each type provides and requires from the token stream: enough for build warnings about
+/// a required service nobody provides, or a service two modules provide. It reads only the literal forms
+/// above; a service named through a variable or built in a helper is not seen, so its absence proves
+/// nothing and the scan only ever warns. The host checks every case when it is built.
+enum ServiceMentionScan {
+    static func scan(_ tokens: [Token], file: String) -> [ServiceMention] {
+        var mentions: [ServiceMention] = []
+        // One entry per open brace: the type whose body it opens, or nil for any other brace.
+        var braces: [String?] = []
+        var pendingType: String?
+        var index = 0
+        func currentType() -> String? {
+            let names = braces.compactMap { $0 }
+            return names.isEmpty ? nil : names.joined(separator: ".")
+        }
+        while index < tokens.count {
+            let token = tokens[index]
+            if let word = token.word {
+                let previousIsDot = index > 0 && tokens[index - 1].isPunct(".")
+                if ["struct", "class", "enum", "actor", "extension"].contains(word), !previousIsDot,
+                    let name = index + 1 < tokens.count ? tokens[index + 1].word : nil,
+                    name.first?.isUppercase == true || word == "extension"  // not `class func`, `class var`
+                {
+                    // `extension Outer.Inner`: the last component names the body's type.
+                    var path = name
+                    var next = index + 2
+                    while next + 1 < tokens.count, tokens[next].isPunct("."), let part = tokens[next + 1].word {
+                        path = part
+                        next += 2
+                    }
+                    pendingType = word == "extension" ? path : name
+                } else if word == "singleton" || word == "transient", previousIsDot,
+                    index + 1 < tokens.count, tokens[index + 1].isPunct("(")
+                {
+                    if let type = currentType(), let (service, _) = serviceType(tokens, from: index + 2) {
+                        mentions.append(
+                            ServiceMention(type: type, service: service, role: .provides, file: file, line: token.line)
+                        )
+                    }
+                } else if word == "ServiceRequirements", index + 1 < tokens.count, tokens[index + 1].isPunct("(") {
+                    var position = index + 2
+                    while let type = currentType(), let (service, end) = serviceType(tokens, from: position) {
+                        mentions.append(
+                            ServiceMention(type: type, service: service, role: .requires, file: file, line: token.line)
+                        )
+                        guard end < tokens.count, tokens[end].isPunct(",") else { break }
+                        position = end + 1
+                    }
+                }
+            } else if token.isPunct("{") {
+                braces.append(pendingType)
+                pendingType = nil
+            } else if token.isPunct("}") {
+                if !braces.isEmpty { braces.removeLast() }
+            } else if token.isPunct(";") || token.isPunct("=") {
+                pendingType = nil
+            }
+            index += 1
+        }
+        return mentions
+    }
+
+    /// `X.self`, `(any X).self` or `A.B.self` from `start`: the service's name and the index after
+    /// `self`, or nil for anything else.
+    private static func serviceType(_ tokens: [Token], from start: Int) -> (String, Int)? {
+        var index = start
+        var parts: [String] = []
+        var open = 0
+        while index < tokens.count {
+            let token = tokens[index]
+            if token.isPunct("(") {
+                open += 1
+            } else if token.isPunct(")") {
+                guard open > 0 else { return nil }
+                open -= 1
+            } else if let word = token.word {
+                if word == "self", open == 0, !parts.isEmpty { return (parts.joined(separator: "."), index + 1) }
+                if word != "any" { parts.append(word) }
+            } else if !token.isPunct(".") {
+                return nil
+            }
+            index += 1
+        }
+        return nil
+    }
+}
