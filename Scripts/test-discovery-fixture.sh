@@ -7,6 +7,7 @@
 #  4. Checked-in mode: write-module-manifest writes the manifest; the completeness and staleness tests pass.
 #  5. A module added without regenerating: the staleness check fails with the exact command, and the
 #     completeness check fails naming the missing type.
+#  6. Services: a required service that no linked module provides is a build warning at the declaration.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
@@ -101,5 +102,24 @@ echo "ok: the staleness check fails with the exact command"
 grep -q "missing: FeatureA.ForgottenModule" "$work/test2.log" ||
     { cat "$work/test2.log"; echo "FAIL: the completeness check did not name the missing type"; exit 1; }
 echo "ok: the completeness check fails naming the missing type"
+
+echo "== services: a required service that no linked module provides"
+# FeatureB gains LifecycleServices and a module that requires a service nobody provides.
+sed -i.orig 's|dependencies: \["FeatureA", .product(name: "LifecycleCore", package: "ModuleLifecycle")\]|dependencies: ["FeatureA", .product(name: "LifecycleCore", package: "ModuleLifecycle"), .product(name: "LifecycleServices", package: "ModuleLifecycle")]|' Package.swift
+grep -q 'name: "LifecycleServices"' Package.swift || { echo "FAIL: could not add LifecycleServices to FeatureB"; exit 1; }
+cat > Sources/FeatureB/Dashboard.swift <<'SWIFT'
+import LifecycleCore
+import LifecycleServices
+public protocol Metrics: Sendable {}
+struct DashboardModule: LifecycleModule, ServiceRequiringModule {
+    static let priority: ModulePriority = .low
+    static let requiredServices = ServiceRequirements((any Metrics).self)
+    init(context: LifecycleContext) {}
+}
+SWIFT
+swift build > "$work/build4.log" 2>&1 || { cat "$work/build4.log"; echo "FAIL: the fixture with services does not build"; exit 1; }
+grep -q "Dashboard.swift:6: warning: \`DashboardModule\` requires service \`Metrics\`, which no module linked into \`FixtureHost\` provides" "$work/build4.log" ||
+    { cat "$work/build4.log"; echo "FAIL: no build warning for the missing provider"; exit 1; }
+echo "ok: the missing provider is a build warning at the requirement"
 
 echo "discovery fixture: all checks passed"
