@@ -41,6 +41,7 @@ let package = Package(
                 .target(name: "LifecycleServiceLifecycle"),
                 .product(name: "LifecycleCore", package: "ModuleLifecycle"),
                 .product(name: "LifecycleProxy", package: "ModuleLifecycle"),
+                .product(name: "LifecycleServices", package: "ModuleLifecycle"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

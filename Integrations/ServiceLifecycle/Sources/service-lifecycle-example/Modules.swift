@@ -1,10 +1,11 @@
 import LifecycleCore
+import LifecycleServices
 import Synchronization
 
-/// What the example's modules and routes share: the store, the request count and the transcript. The
-/// program creates it and hands it to the modules in the launch options, under ``ExampleServicesKey``.
+/// What the program itself hands the modules and routes: the request count and the transcript, in the
+/// launch options under ``ExampleServicesKey``. The store is not here: `StoreModule` provides it as a
+/// service, which the modules and the request handlers resolve (`Docs/Services.md`).
 final class ExampleServices: Sendable {
-    let store = Store()
     let transcript: Transcript
     private let answered = Mutex(0)
 
@@ -42,11 +43,12 @@ extension LifecycleContext {
     }
 }
 
-/// Opens the store in setup, fills it in warm-up, and closes it in willTerminate.
+/// Provides the store as a service; opens it in setup, fills it in warm-up, and closes it in willTerminate.
 ///
-/// The `/items` route reads the store, so no request may still be running when `willTerminate` closes
-/// it: the ServiceGroup lists the host first, so the server drains before the host terminates.
-struct StoreModule: LifecycleModule, SetupStage, WarmUpStage, WillTerminate {
+/// The `/items` route resolves and reads the store, so no request may still be running when
+/// `willTerminate` closes it: the ServiceGroup lists the host first, so the server drains before the host
+/// terminates.
+struct StoreModule: LifecycleModule, ServiceProvidingModule, SetupStage, WarmUpStage, WillTerminate {
     static let priority: ModulePriority = .high
     let services: ExampleServices
 
@@ -54,19 +56,23 @@ struct StoreModule: LifecycleModule, SetupStage, WarmUpStage, WillTerminate {
         services = try context.exampleServices(for: Self.self)
     }
 
-    func setUp(_ context: LifecycleContext) async {
-        await services.store.open()
+    static func provideServices(_ services: inout ServiceProvisions) {
+        services.singleton(Store.self) { _ in Store() }
+    }
+
+    func setUp(_ context: LifecycleContext) async throws {
+        try await context.services.require(Store.self).open()
         services.transcript.write("store: opened")
     }
 
     func warmUp(_ context: LifecycleContext) async throws {
-        try await services.store.fill(count: 100)
+        try await context.services.require(Store.self).fill(count: 100)
         services.transcript.write("store: filled")
     }
 
-    func willTerminate(_ context: LifecycleContext) async {
+    func willTerminate(_ context: LifecycleContext) async throws {
         services.transcript.write("store: closing")
-        let count = await services.store.close()
+        let count = try await context.services.require(Store.self).close()
         services.transcript.write("store: closed with \(count) items")
     }
 }
@@ -100,4 +106,5 @@ struct TrafficModule: LifecycleModule, DependentModule, SyncDidBecomeActive, Syn
 extension ModuleManifest {
     /// The example's modules.
     static let example = ModuleManifest(name: "service-lifecycle-example", [StoreModule.self, TrafficModule.self])
+        .withServices()
 }

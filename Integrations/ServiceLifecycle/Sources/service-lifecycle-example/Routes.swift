@@ -1,4 +1,5 @@
 import Hummingbird
+import LifecycleServices
 
 /// The example's routes.
 ///
@@ -6,7 +7,10 @@ import Hummingbird
 ///   again, and answers `item {id}: {value}`. The transcript gets `request items/{id} started` and
 ///   `request items/{id} completed`.
 /// - `GET /health` answers `ok`.
-func makeRouter(services: ExampleServices) -> Router<BasicRequestContext> {
+///
+/// The handlers resolve the store from the host's services (`resolver`, kept once: resolving a created
+/// singleton takes no lock).
+func makeRouter(services: ExampleServices, resolver: ServiceResolver) -> Router<BasicRequestContext> {
     let router = Router()
     router.get("health") { _, _ in "ok\n" }
     router.get("items/:id") { request, context -> String in
@@ -15,7 +19,8 @@ func makeRouter(services: ExampleServices) -> Router<BasicRequestContext> {
         let transcript = services.transcript
         transcript.write("request items/\(id) started delay=\(delay)")
         do {
-            guard try await services.store.item(id) != nil else {
+            let store = try resolver.require(Store.self)
+            guard try await store.item(id) != nil else {
                 transcript.write("request items/\(id) not found")
                 throw HTTPError(.notFound, message: "no item \(id)")
             }
@@ -29,12 +34,16 @@ func makeRouter(services: ExampleServices) -> Router<BasicRequestContext> {
                 }
             }
             // Read again at the end: the store must still be open.
-            let value = try await services.store.item(id) ?? "?"
+            let value = try await store.item(id) ?? "?"
             services.countAnswer()
             transcript.write("request items/\(id) completed")
             return "item \(id): \(value)\n"
         } catch let error as StoreClosed {
             transcript.write("request items/\(id) failed: store closed")
+            throw HTTPError(.serviceUnavailable, message: "\(error)")
+        } catch let error as ServiceError {
+            // Before launch or after termination the host's services refuse: unavailable, not a crash.
+            transcript.write("request items/\(id) failed: \(error.code)")
             throw HTTPError(.serviceUnavailable, message: "\(error)")
         }
     }

@@ -3,6 +3,7 @@ import Hummingbird
 import LifecycleCore
 import LifecycleProxy
 import LifecycleServiceLifecycle
+import LifecycleServices
 import Logging
 import ServiceLifecycle
 import UnixSignals
@@ -33,10 +34,9 @@ struct ServiceLifecycleExample {
         }
         let services = ExampleServices(transcript: transcript)
         options[ExampleServicesKey.self] = services
-        let router = makeRouter(services: services)
 
         do {
-            try await run(transcript: transcript, router: router, port: port, options: options)
+            try await run(transcript: transcript, services: services, port: port, options: options)
             transcript.write("exit: clean")
         } catch {
             transcript.write("exit: \(error)")
@@ -46,7 +46,7 @@ struct ServiceLifecycleExample {
 
     static func run(
         transcript: Transcript,
-        router: Router<BasicRequestContext>,
+        services: ExampleServices,
         port: Int,
         options: LaunchOptions
     )
@@ -58,11 +58,13 @@ struct ServiceLifecycleExample {
         hostConfiguration.onDelivery = transcript.writeDelivery  // an observer of your own stays, and runs first
         let host = try ApplicationHost(
             manifest: .example,  // StoreModule and TrafficModule
-            launchOptions: options,  // carries what the modules share: the store
+            launchOptions: options,  // carries what the program shares: the transcript
             configuration: hostConfiguration.logging(to: logger)  // deliveries and errors to swift-log
         )
         // README: end
 
+        // The handlers resolve the store StoreModule provides, through the host's services.
+        let router = makeRouter(services: services, resolver: host.context.services)
         var server = Application(
             router: router,
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port)),

@@ -78,12 +78,15 @@ struct ExampleProcessTests {
         // The whole lifecycle, in order, and the server listened only once launch was through.
         #expect(
             transcript.filter { $0.hasPrefix("lifecycle ") } == [
+                "lifecycle setup ServiceRegistryModule",
                 "lifecycle setup StoreModule",
+                "lifecycle initialize ServiceRegistryModule",
                 "lifecycle warmUp StoreModule",
                 "lifecycle didBecomeActive TrafficModule",
                 "lifecycle willResignActive TrafficModule",
                 "lifecycle didEnterBackground TrafficModule",
                 "lifecycle willTerminate StoreModule",
+                "lifecycle willTerminate ServiceRegistryModule",
             ],
             "\(context)"
         )
