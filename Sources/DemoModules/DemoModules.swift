@@ -149,7 +149,7 @@ public struct CacheWarmupModule: LifecycleModule, ServiceRequiringModule, WarmUp
 
     /// Runs in the concurrent warm-up stage, after the pool it depends on has warmed up.
     public func warmUp(_ context: LifecycleContext) async throws {
-        let database = try context.services.require((any DatabaseClient).self)
+        let database = try context.services(for: Self.self).require((any DatabaseClient).self)
         guard database.openConnections > 0 else { throw DemoFailure(reason: "the pool is not open") }
         services.cache.store(database.products(count: 128))
         services.console.write("    CacheWarmup: warmed \(services.cache.count) entries from the database")
@@ -280,7 +280,7 @@ public struct ReportExporterModule: LifecycleModule, ServiceRequiringModule, Did
     }
 
     public func didEnterBackground(_ context: LifecycleContext) throws {
-        let rows = try context.services.require((any DatabaseClient).self).products(count: 3).count
+        let rows = try context.services(for: Self.self).require((any DatabaseClient).self).products(count: 3).count
         services.console.write("    ReportExporter: exporting usage report (\(rows) rows)…")
         throw DemoFailure(reason: "report endpoint unreachable (connection refused)")
     }

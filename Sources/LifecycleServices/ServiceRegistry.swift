@@ -15,20 +15,23 @@ final class ServiceRegistry: Sendable {
 
     /// Every service, by `ObjectIdentifier` of its type.
     @usableFromInline let slots: [ObjectIdentifier: any AnyServiceSlot]
-    /// The services each provider requires, by `ObjectIdentifier` of the provider's type: what its
-    /// factories may resolve.
-    let requirementsOfProvider: [ObjectIdentifier: Set<ServiceKey>]
+    /// The services each module requires, by `ObjectIdentifier` of its type: what its factories, and its
+    /// own resolver (`context.services(for:)`), may resolve. A module missing here requires nothing.
+    let requirementsOfModule: [ObjectIdentifier: Set<ServiceKey>]
     /// Eager singletons per stage, in manifest order.
     let eager: [ServiceLifetime.EagerStage: [any AnyServiceSlot]]
     /// The host's launch options, for factories that configure what they create.
     let launchOptions: LaunchOptions
     @usableFromInline let state = Atomic<Int>(State.notLaunched.rawValue)
+    /// What each module resolved through its own resolver or its factories, by `ObjectIdentifier` of its
+    /// type: for tests. Written only by those resolutions, never by the host-wide resolver.
+    private let byRequester = Mutex<[ObjectIdentifier: [ServiceKey: Int]]>([:])
     /// Singletons in creation order, for shutdown in reverse.
     private let created = Mutex<[any AnyServiceSlot]>([])
 
     init(
         slots: [any AnyServiceSlot],
-        requirementsOfProvider: [ObjectIdentifier: Set<ServiceKey>],
+        requirementsOfModule: [ObjectIdentifier: Set<ServiceKey>],
         launchOptions: LaunchOptions
     ) {
         self.launchOptions = launchOptions
@@ -39,7 +42,7 @@ final class ServiceRegistry: Sendable {
             if case .singleton(eager: let stage?) = slot.lifetime { eager[stage, default: []].append(slot) }
         }
         self.slots = table
-        self.requirementsOfProvider = requirementsOfProvider
+        self.requirementsOfModule = requirementsOfModule
         self.eager = eager
     }
 
@@ -48,6 +51,17 @@ final class ServiceRegistry: Sendable {
     /// Whether services can be resolved now: one atomic load, on every resolution.
     @inlinable
     var isAvailable: Bool { state.load(ordering: .acquiring) == State.available.rawValue }
+
+    /// Counts one resolution of `key` by the module `requester`.
+    @usableFromInline
+    func note(_ key: ServiceKey, by requester: ObjectIdentifier) {
+        byRequester.withLock { $0[requester, default: [:]][key, default: 0] += 1 }
+    }
+
+    /// How many times the module `requester` resolved each service.
+    func resolutions(by requester: ObjectIdentifier) -> [ServiceKey: Int] {
+        byRequester.withLock { $0[requester] ?? [:] }
+    }
 
     func didCreate(_ slot: any AnyServiceSlot) {
         created.withLock { $0.append(slot) }

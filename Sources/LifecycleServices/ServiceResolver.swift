@@ -9,8 +9,9 @@ public struct ServiceResolver: Sendable {
     @usableFromInline let registry: ServiceRegistry?
     /// For a factory: the services its provider requires, the only ones it may resolve; `nil` for modules.
     @usableFromInline let allowed: Set<ServiceKey>?
-    /// Who resolves, for messages: the provider whose factory runs.
-    let requester: (any LifecycleModule.Type)?
+    /// Who resolves: the provider whose factory runs, or the module whose own resolver this is. Its
+    /// resolutions are counted per module, for tests.
+    @usableFromInline let requester: (any LifecycleModule.Type)?
 
     init(
         registry: ServiceRegistry?,
@@ -43,14 +44,22 @@ public struct ServiceResolver: Sendable {
     /// The host's launch options, for a factory that configures what it creates.
     public var launchOptions: LaunchOptions { registry?.launchOptions ?? LaunchOptions() }
 
-    /// How many times each service was resolved in this host so far; empty without services.
+    /// How many times each service was resolved in this host so far, by anyone; empty without services.
     public var resolutions: [ServiceKey: Int] { registry?.resolutions ?? [:] }
+
+    /// How many times `module` resolved each service, through its own resolver
+    /// (`context.services(for:)`) or its factories; for tests. Resolutions through the host-wide
+    /// `context.services` are not attributed: a hook's context is shared by every module.
+    public func resolutions(by module: any LifecycleModule.Type) -> [ServiceKey: Int] {
+        registry?.resolutions(by: ObjectIdentifier(module)) ?? [:]
+    }
 
     /// The slot of `service`, after the checks every resolution makes.
     @inlinable
     func slot<S: Sendable>(for service: S.Type) throws(ServiceError) -> ServiceSlot<S>? {
         guard let registry, registry.isAvailable else { throw refusal(ServiceKey(service)) }
         if let allowed, !allowed.contains(ServiceKey(service)) { throw refusal(ServiceKey(service)) }
+        if let requester { registry.note(ServiceKey(service), by: ObjectIdentifier(requester)) }
         guard let slot = registry.slots[ObjectIdentifier(service)] else { return nil }
         // The table is keyed by the service type, and each slot was made for that type.
         return unsafeDowncast(slot, to: ServiceSlot<S>.self)
@@ -75,9 +84,9 @@ public struct ServiceResolver: Sendable {
         return ServiceError(
             .notProvided,
             service: key,
-            description: "The factory of a service provided by `\(name)` resolves `\(key)`, which `\(name)` does "
-                + "not require. Add it to its `requiredServices`, so its provider is ordered first and no two "
-                + "factories can wait on each other."
+            description: "`\(name)` (its own resolver, or the factory of a service it provides) resolves `\(key)`, "
+                + "which `\(name)` does not require. Add it to its `requiredServices`, so its provider is "
+                + "ordered first and no two factories can wait on each other."
         )
     }
 
@@ -122,15 +131,27 @@ public struct ServiceResolver: Sendable {
     func forFactory(of slot: any AnyServiceSlot) -> ServiceResolver {
         guard let registry, let provider = slot.providerType else { return ServiceResolver(registry: registry) }
         // A provider that requires nothing is not in the table: its factories may resolve nothing.
-        let allowed = registry.requirementsOfProvider[ObjectIdentifier(provider)] ?? []
+        let allowed = registry.requirementsOfModule[ObjectIdentifier(provider)] ?? []
         return ServiceResolver(registry: registry, allowed: allowed, requester: provider)
     }
 }
 
 extension LifecycleContext {
-    /// The host's services. Resolving throws ``ServiceError/Code/noRegistry`` when the host was built
-    /// from a manifest without services.
+    /// The host's services, for the program and its request handlers. Resolving throws
+    /// ``ServiceError/Code/noRegistry`` when the host was built from a manifest without services.
     public var services: ServiceResolver {
         ServiceResolver(registry: launchOptions[ServiceRegistryKey.self])
+    }
+
+    /// `module`'s own resolver: it resolves only the services `module` requires, so an undeclared
+    /// resolution, which nothing would order, is an error at once; and what it resolves is counted
+    /// for `module` (``ServiceResolver/resolutions(by:)``). Modules use it as `context.services(for: Self.self)`.
+    public func services(for module: any ServiceRequiringModule.Type) -> ServiceResolver {
+        let registry = launchOptions[ServiceRegistryKey.self]
+        return ServiceResolver(
+            registry: registry,
+            allowed: registry?.requirementsOfModule[ObjectIdentifier(module)] ?? [],
+            requester: module
+        )
     }
 }

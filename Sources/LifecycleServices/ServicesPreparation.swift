@@ -98,14 +98,14 @@ struct ServicesPreparation: ManifestPreparation {
                 slots.append(provision.makeSlot(member.entry.type))
             }
         }
-        // A provider missing here requires nothing: its factories may resolve nothing.
-        var requirementsOfProvider: [ObjectIdentifier: Set<ServiceKey>] = [:]
-        for member in members where !member.provisions.isEmpty && !member.requirements.isEmpty {
-            requirementsOfProvider[ObjectIdentifier(member.entry.type)] = Set(member.requirements)
+        // A module missing here requires nothing: its factories and its own resolver may resolve nothing.
+        var requirementsOfModule: [ObjectIdentifier: Set<ServiceKey>] = [:]
+        for member in members where !member.requirements.isEmpty {
+            requirementsOfModule[ObjectIdentifier(member.entry.type)] = Set(member.requirements)
         }
         launchOptions[ServiceRegistryKey.self] = ServiceRegistry(
             slots: slots,
-            requirementsOfProvider: requirementsOfProvider,
+            requirementsOfModule: requirementsOfModule,
             launchOptions: launchOptions
         )
 

@@ -52,7 +52,7 @@ struct CatalogModule: LifecycleModule, ServiceRequiringModule, SetupStage {
     init(context: LifecycleContext) {}
 
     func setUp(_ context: LifecycleContext) async throws {
-        let store = try context.services.require((any ProductStore).self)
+        let store = try context.services(for: Self.self).require((any ProductStore).self)
         let first = try await store.product(id: 1)
         cache.entries.withLock { $0[1] = first }
     }
@@ -91,6 +91,7 @@ struct ServicesGuideTests {
         try await host.launch()
         #expect(try await host.context.services.require((any ProductStore).self).product(id: 1) == "fake-1")
         #expect(host.context.services.resolutions[ServiceKey((any ProductStore).self)] == 2)
+        #expect(host.context.services.resolutions(by: CatalogModule.self) == [ServiceKey((any ProductStore).self): 1])
         // README: end
         try await host.terminate()
     }

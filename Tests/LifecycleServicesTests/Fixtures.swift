@@ -87,7 +87,8 @@ struct CacheModule: LifecycleModule, ServiceRequiringModule, SetupStage, WillTer
     init(context: LifecycleContext) { recorder = context.recorder }
 
     func setUp(_ context: LifecycleContext) async throws {
-        let database = try context.services.require((any DatabaseClient).self)
+        // Its own resolver: only what it requires, and counted for it.
+        let database = try context.services(for: Self.self).require((any DatabaseClient).self)
         recorder.record("setUp CacheModule with \(database.name)")
     }
 

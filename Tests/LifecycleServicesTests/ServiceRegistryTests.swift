@@ -71,6 +71,24 @@ struct ServiceRegistryTests {
         #expect(error?.description.contains("after every module received willTerminate") == true)
     }
 
+    @Test("A module's own resolver counts what the module resolved, and refuses what it does not require")
+    func ownResolver() async throws {
+        let (host, _) = try servicesHost([CacheModule.self, PoolModule.self])
+        try await host.launch()
+        let services = host.context.services
+        // setUp resolved through CacheModule's own resolver; the host-wide resolver is not attributed.
+        #expect(services.resolutions(by: CacheModule.self) == [ServiceKey((any DatabaseClient).self): 1])
+        _ = try services.require((any DatabaseClient).self)
+        #expect(services.resolutions(by: CacheModule.self) == [ServiceKey((any DatabaseClient).self): 1])
+        #expect(services.resolutions(by: PoolModule.self).isEmpty)
+        let error = #expect(throws: ServiceError.self) {
+            try host.context.services(for: CacheModule.self).require((any RequestIDs).self)
+        }
+        #expect(error?.code == .notProvided)
+        #expect(error?.description.contains("which `LifecycleServicesTests.CacheModule` does not require") == true)
+        try await host.terminate()
+    }
+
     @Test("Resolving in an initializer is too early: a typed error naming the service")
     func tooEarly() throws {
         let error = #expect(throws: ManifestError.self) {

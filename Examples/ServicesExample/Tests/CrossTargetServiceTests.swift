@@ -17,7 +17,7 @@ struct WelcomeModule: LifecycleModule, ServiceRequiringModule, SetupStage {
     init(context: LifecycleContext) { greetings = context.launchOptions[GreetingsKey.self] }
 
     func setUp(_ context: LifecycleContext) async throws {
-        greetings.record(try context.services.require((any Greeter).self).greet("services"))
+        greetings.record(try context.services(for: Self.self).require((any Greeter).self).greet("services"))
     }
 }
 
@@ -50,6 +50,7 @@ struct CrossTargetServiceTests {
         )
         try await host.launch()
         #expect(greetings.all == ["Hello, services!"])
+        #expect(host.context.services.resolutions(by: WelcomeModule.self) == [ServiceKey((any Greeter).self): 1])
         try await host.terminate()
     }
 }
