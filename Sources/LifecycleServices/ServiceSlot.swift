@@ -45,8 +45,10 @@ final class ServiceSlot<S: Sendable>: AnyServiceSlot {
     private let shutdown: (@Sendable (S) async throws -> Void)?
     /// The created singleton's box, as `Unmanaged` bits: 0 until it is created, then never again changed.
     @usableFromInline let published = Atomic<Int>(0)
-    /// The created singleton, owned here; written once, under the lock, before it is published.
-    private let creation = Mutex<Instance?>(nil)
+    /// The created singleton, owned here; written once, under the lock, before it is published. Typed
+    /// `AnyObject`, not `Instance`, so that making and destroying a slot instantiates no generic metadata:
+    /// a registry makes thousands.
+    private let creation = Mutex<AnyObject?>(nil)
     @usableFromInline let count = Atomic<Int>(0)
 
     @usableFromInline
@@ -105,7 +107,7 @@ final class ServiceSlot<S: Sendable>: AnyServiceSlot {
     func createOrMake(_ resolver: ServiceResolver) throws(ServiceError) -> S {
         if case .transient = lifetime { return try make(resolver) }
         let result: Result<Instance, ServiceError> = creation.withLock { owned in
-            if let created = owned { return .success(created) }
+            if let created = owned { return .success(unsafeDowncast(created, to: Instance.self)) }
             do throws(ServiceError) {
                 let created = Instance(try make(resolver))
                 owned = created
