@@ -83,9 +83,19 @@ extension DelegateProxy: LifecycleDispatcher {
     }
 
     package func explainedDependencies(of participant: Participant) -> [ModuleDependency] {
-        guard let slot = modules.first(where: { $0.participant.id == participant.id }) else { return [] }
-        return dependencies(of: participant).compactMap { id in
-            guard let target = modules.first(where: { $0.participant.id == id }) else { return nil }
+        let ids = dependencies(of: participant)
+        guard !ids.isEmpty else { return [] }
+        // One pass over the modules finds the participant and the ones it depends on.
+        var slot: ModuleSlot?
+        var targets: [Int: ModuleSlot] = [:]
+        for candidate in modules {
+            let id = candidate.participant.id
+            if id == participant.id { slot = candidate }
+            if ids.contains(id) { targets[id] = candidate }
+        }
+        guard let slot else { return [] }
+        return ids.compactMap { id in
+            guard let target = targets[id] else { return nil }
             let key = ObjectIdentifier(target.entry.type)
             let added = slot.entry.addedDependencies.first { ObjectIdentifier($0.type) == key }
             return ModuleDependency(module: target.participant, reason: added.map { .added($0.reason) } ?? .declared)

@@ -4,7 +4,7 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
     /// The kind of error.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         enum Base: String, Sendable {
-            case noRegistry, notLaunched, terminated, notProvided, factoryFailed, resolutionCycle
+            case noRegistry, notLaunched, terminated, notProvided, factoryFailed
         }
         let base: Base
 
@@ -18,8 +18,6 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
         public static let notProvided = Code(base: .notProvided)
         /// The service's factory threw; ``ServiceError/underlyingError`` holds what.
         public static let factoryFailed = Code(base: .factoryFailed)
-        /// A factory resolved, directly or not, the service it was creating.
-        public static let resolutionCycle = Code(base: .resolutionCycle)
 
         public var description: String { base.rawValue }
     }

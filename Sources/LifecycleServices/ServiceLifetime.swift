@@ -11,7 +11,8 @@ public enum ServiceLifetime: Sendable, Hashable, CustomStringConvertible {
     public static var singleton: ServiceLifetime { .singleton(eager: nil) }
 
     /// The launch stage at which an eager singleton is created: first thing in that stage, before any
-    /// module receives it, in the order the providers are delivered.
+    /// module receives it: overrides first, in the order they were made, then by provider in manifest order.
+    /// A factory's own requirements are created on demand, first.
     public enum EagerStage: String, Sendable, Hashable, CaseIterable {
         /// The `setup` stage, the first in which services can be resolved.
         case setup

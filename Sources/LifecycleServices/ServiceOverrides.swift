@@ -59,10 +59,14 @@ public struct ServiceOverrides: Sendable {
         return merged
     }
 
-    /// The last change of each service.
+    /// The last change of each service, in the order those changes were made.
+    var latest: [Change] {
+        var seen: Set<ServiceKey> = []
+        return changes.reversed().filter { seen.insert($0.key).inserted }.reversed()
+    }
+
+    /// The last change of each service, by service.
     var byService: [ServiceKey: Change] {
-        var latest: [ServiceKey: Change] = [:]
-        for change in changes { latest[change.key] = change }
-        return latest
+        Dictionary(latest.map { ($0.key, $0) }) { _, last in last }
     }
 }

@@ -18,7 +18,7 @@ final class ServiceRegistry: Sendable {
     /// The services each module requires, by `ObjectIdentifier` of its type: what its factories, and its
     /// own resolver (`context.services(for:)`), may resolve. A module missing here requires nothing.
     let requirementsOfModule: [ObjectIdentifier: Set<ServiceKey>]
-    /// Eager singletons per stage, in manifest order.
+    /// Eager singletons per stage, in the order of `slots`: overrides, then providers in manifest order.
     let eager: [ServiceLifetime.EagerStage: [any AnyServiceSlot]]
     /// The host's launch options, for factories that configure what they create.
     let launchOptions: LaunchOptions

@@ -91,7 +91,9 @@ struct ServicesPreparation: ManifestPreparation {
 
         var slots: [any AnyServiceSlot] = []
         slots.reserveCapacity(serving.count)
-        for case .replace(let provision) in changes.values { slots.append(provision.makeSlot(nil)) }
+        // Overrides first, in the order they were made, then providers in manifest order: the order eager
+        // singletons of one stage are created in.
+        for case .replace(let provision) in overrides.latest { slots.append(provision.makeSlot(nil)) }
         for (index, member) in members.enumerated() {
             for provision in member.provisions where serving[provision.key] == index {
                 if case .replace? = changes[provision.key] { continue }

@@ -92,6 +92,44 @@ struct ServiceValidationTests {
         try await host.terminate()
     }
 
+    @Test("Eager fakes are created first in their stage, in the order the overrides were made")
+    func eagerOverridesInOrder() async throws {
+        for order in [["Metrics", "Alpha", "Beta"], ["Beta", "Metrics", "Alpha"]] {
+            let (host, recorder) = try servicesHost([PoolModule.self]) { overrides in
+                for name in order {
+                    let record: @Sendable (ServiceResolver) -> Void = {
+                        $0.launchOptions[RecorderKey.self].record("fake \(name)")
+                    }
+                    switch name {
+                    case "Metrics":
+                        overrides.replace((any Metrics).self, lifetime: .singleton(eager: .setup)) {
+                            record($0)
+                            return NoMetrics()
+                        }
+                    case "Alpha":
+                        overrides.replace((any Alpha).self, lifetime: .singleton(eager: .setup)) {
+                            record($0)
+                            return AlphaValue()
+                        }
+                    default:
+                        overrides.replace((any Beta).self, lifetime: .singleton(eager: .setup)) {
+                            record($0)
+                            return BetaValue()
+                        }
+                    }
+                }
+            }
+            try await host.launch()
+            #expect(recorder.entries.filter { $0.hasPrefix("fake") } == order.map { "fake \($0)" })
+            #expect(
+                recorder.entries.firstIndex(of: "fake \(order[2])")! < recorder.entries.firstIndex(
+                    of: "setUp PoolModule"
+                )!
+            )
+            try await host.terminate()
+        }
+    }
+
     @Test("A fake can stand in for a service no module provides")
     func fakeWithoutProvider() async throws {
         let (host, _) = try servicesHost([NeedsMetrics.self]) { $0.replace((any Metrics).self) { _ in NoMetrics() } }

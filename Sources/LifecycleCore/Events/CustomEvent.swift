@@ -114,18 +114,7 @@ public struct CustomEventHandlers<Participant: Sendable> {
         _ event: E.Type,
         _ handler: @escaping @Sendable (Participant, E, LifecycleContext) async throws -> E.Result
     ) {
-        // Taken here, not in the closure below: that closure is generic over the participant too, and a
-        // generic participant would keep it, and anything referenced in it, unspecialized.
-        let delivery = CustomRoute<E>.specializedDelivery
-        registrations.append(
-            Registration(event: LifecycleEvent(custom: E.self)) { participant, receiver, table in
-                table.append(
-                    receiver,
-                    handler: .async { event, context in try await handler(participant, event, context) },
-                    deliver: delivery
-                )
-            }
-        )
+        register(event) { participant in .async { event, context in try await handler(participant, event, context) } }
     }
 
     /// Registers the synchronous `handler` for the custom event `E`.
@@ -139,14 +128,23 @@ public struct CustomEventHandlers<Participant: Sendable> {
         _ event: E.Type,
         _ handler: @escaping @Sendable (Participant, E, LifecycleContext) throws -> E.Result
     ) {
+        register(event) { participant in .sync { event, context in try handler(participant, event, context) } }
+    }
+
+    /// Appends the registration of `E`, whose handler `bind` makes for one participant instance. Inlined
+    /// with `on`, so the delivery loop it takes is specialized where `E` is concrete.
+    @inlinable
+    @inline(__always)
+    mutating func register<E: CustomEvent>(
+        _ event: E.Type,
+        bind: @escaping (Participant) -> CustomRoute<E>.Handler
+    ) {
+        // Taken here, not in the closure below: that closure is generic over the participant too, and a
+        // generic participant would keep it, and anything referenced in it, unspecialized.
         let delivery = CustomRoute<E>.specializedDelivery
         registrations.append(
             Registration(event: LifecycleEvent(custom: E.self)) { participant, receiver, table in
-                table.append(
-                    receiver,
-                    handler: .sync { event, context in try handler(participant, event, context) },
-                    deliver: delivery
-                )
+                table.append(receiver, handler: bind(participant), deliver: delivery)
             }
         )
     }
