@@ -10,14 +10,15 @@ import LifecycleCore
 /// ```
 public struct ServiceOverrides: Sendable {
     enum Change: Sendable {
-        /// A factory of the test's, instead of any module's provision.
-        case replace(ServiceProvision)
+        /// A factory of the test's, instead of any module's provision. The closure makes the service's
+        /// slot afresh for each registry, as a provider's `provideServices` does.
+        case replace(ServiceKey, makeSlot: @Sendable () -> any AnyServiceSlot)
         /// Of the modules that provide the service, this one serves it.
         case choose(ServiceKey, provider: ObjectIdentifier, name: String)
 
         var key: ServiceKey {
             switch self {
-            case .replace(let provision): provision.key
+            case .replace(let key, _): key
             case .choose(let key, _, _): key
             }
         }
@@ -39,11 +40,9 @@ public struct ServiceOverrides: Sendable {
     ) {
         let key = ServiceKey(service)
         changes.append(
-            .replace(
-                ServiceProvision(key: key, lifetime: lifetime) { _ in
-                    ServiceSlot(key: key, providerType: nil, lifetime: lifetime, factory: factory, shutdown: nil)
-                }
-            )
+            .replace(key) {
+                ServiceSlot(key: key, providerType: nil, lifetime: lifetime, factory: factory, shutdown: nil)
+            }
         )
     }
 

@@ -6,11 +6,17 @@ public import LifecycleCore
 /// `require(DatabaseClient.self)` returns the `any DatabaseClient` this factory made.
 ///
 /// Both methods are `@inlinable`: compiled in the provider's module, where the service type is concrete,
-/// they make its slot without looking up generic metadata at run time.
+/// they make its slot without looking up generic metadata at run time. Each host's registry asks its
+/// providers afresh, so every registry gets slots, and singletons, of its own.
 public struct ServiceProvisions: Sendable {
-    @usableFromInline var provisions: [ServiceProvision] = []
+    /// The module whose services these are, or `nil` for a test's overrides.
+    @usableFromInline let provider: (any LifecycleModule.Type)?
+    /// One slot per provided service, in provision order.
+    @usableFromInline var slots: [any AnyServiceSlot] = []
 
-    init() {}
+    init(provider: (any LifecycleModule.Type)?) {
+        self.provider = provider
+    }
 
     /// Provides `service` as one instance per host, made by `factory` on first resolution, or at the
     /// launch stage `eager` when it is set. `shutdown`, if given, runs once after every module received
@@ -25,16 +31,14 @@ public struct ServiceProvisions: Sendable {
         _ factory: @escaping @Sendable (ServiceResolver) throws -> S,
         shutdown: (@Sendable (S) async throws -> Void)? = nil
     ) {
-        provisions.append(
-            ServiceProvision(key: ServiceKey(service), lifetime: .singleton(eager: eager)) { provider in
-                ServiceSlot(
-                    key: ServiceKey(service),
-                    providerType: provider,
-                    lifetime: .singleton(eager: eager),
-                    factory: factory,
-                    shutdown: shutdown
-                )
-            }
+        slots.append(
+            ServiceSlot(
+                key: ServiceKey(service),
+                providerType: provider,
+                lifetime: .singleton(eager: eager),
+                factory: factory,
+                shutdown: shutdown
+            )
         )
     }
 
@@ -44,36 +48,14 @@ public struct ServiceProvisions: Sendable {
         _ service: S.Type,
         _ factory: @escaping @Sendable (ServiceResolver) throws -> S
     ) {
-        provisions.append(
-            ServiceProvision(key: ServiceKey(service), lifetime: .transient) { provider in
-                ServiceSlot(
-                    key: ServiceKey(service),
-                    providerType: provider,
-                    lifetime: .transient,
-                    factory: factory,
-                    shutdown: nil
-                )
-            }
+        slots.append(
+            ServiceSlot(
+                key: ServiceKey(service),
+                providerType: provider,
+                lifetime: .transient,
+                factory: factory,
+                shutdown: nil
+            )
         )
-    }
-}
-
-/// One provided service, before a registry makes its slot.
-@usableFromInline
-struct ServiceProvision: Sendable {
-    let key: ServiceKey
-    let lifetime: ServiceLifetime
-    /// Makes the service's slot for one registry, provided by `provider` (`nil` for an override).
-    let makeSlot: @Sendable (_ provider: (any LifecycleModule.Type)?) -> any AnyServiceSlot
-
-    @usableFromInline
-    init(
-        key: ServiceKey,
-        lifetime: ServiceLifetime,
-        makeSlot: @escaping @Sendable (_ provider: (any LifecycleModule.Type)?) -> any AnyServiceSlot
-    ) {
-        self.key = key
-        self.lifetime = lifetime
-        self.makeSlot = makeSlot
     }
 }

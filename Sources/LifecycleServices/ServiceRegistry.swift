@@ -36,6 +36,7 @@ final class ServiceRegistry: Sendable {
     ) {
         self.launchOptions = launchOptions
         var table: [ObjectIdentifier: any AnyServiceSlot] = [:]
+        table.reserveCapacity(slots.count)
         var eager: [ServiceLifetime.EagerStage: [any AnyServiceSlot]] = [:]
         for slot in slots {
             table[slot.key.id] = slot

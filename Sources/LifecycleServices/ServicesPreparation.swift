@@ -67,7 +67,8 @@ struct ServicesPreparation: ManifestPreparation {
     /// One module's part: what it provides and requires.
     struct Member {
         let entry: ModuleManifest.Entry
-        let provisions: [ServiceProvision]
+        /// This registry's slots of the services it provides.
+        let slots: [any AnyServiceSlot]
         let requirements: [ServiceKey]
     }
 
@@ -77,11 +78,11 @@ struct ServicesPreparation: ManifestPreparation {
             // A disabled module provides nothing and requires nothing in this environment.
             if let gated = entry.gated, gated.enablement(for: launchOptions).disabledReason != nil { continue }
             let (provider, requirer) = roles(of: entry)
-            var provisions = ServiceProvisions()
+            var provisions = ServiceProvisions(provider: entry.type)
             provider?.provideServices(&provisions)
             let requirements = requirer?.requiredServices.keys ?? []
-            if !provisions.provisions.isEmpty || !requirements.isEmpty {
-                members.append(Member(entry: entry, provisions: provisions.provisions, requirements: requirements))
+            if !provisions.slots.isEmpty || !requirements.isEmpty {
+                members.append(Member(entry: entry, slots: provisions.slots, requirements: requirements))
             }
         }
         let changes = overrides.byService
@@ -93,11 +94,11 @@ struct ServicesPreparation: ManifestPreparation {
         slots.reserveCapacity(serving.count)
         // Overrides first, in the order they were made, then providers in manifest order: the order eager
         // singletons of one stage are created in.
-        for case .replace(let provision) in overrides.latest { slots.append(provision.makeSlot(nil)) }
+        for case .replace(_, let makeSlot) in overrides.latest { slots.append(makeSlot()) }
         for (index, member) in members.enumerated() {
-            for provision in member.provisions where serving[provision.key] == index {
-                if case .replace? = changes[provision.key] { continue }
-                slots.append(provision.makeSlot(member.entry.type))
+            for slot in member.slots where serving[slot.key] == index {
+                if case .replace? = changes[slot.key] { continue }
+                slots.append(slot)
             }
         }
         // A module missing here requires nothing: its factories and its own resolver may resolve nothing.
@@ -117,7 +118,7 @@ struct ServicesPreparation: ManifestPreparation {
             for key in member.requirements {
                 guard let index = serving[key], members[index].entry.type != member.entry.type else { continue }
                 edges[ObjectIdentifier(member.entry.type), default: []].append(
-                    ModuleDependency.Added(members[index].entry.type, reason: "requires service `\(key)`")
+                    ModuleDependency.Added(members[index].entry.type) { "requires service `\(key)`" }
                 )
             }
         }
@@ -153,14 +154,15 @@ struct ServicesPreparation: ManifestPreparation {
         changes: [ServiceKey: ServiceOverrides.Change]
     ) throws(ManifestError) -> [ServiceKey: Int] {
         var serving: [ServiceKey: Int] = [:]
+        serving.reserveCapacity(members.reduce(0) { $0 + $1.slots.count })
         var others: [ServiceKey: [Int]] = [:]
         for (index, member) in members.enumerated() {
-            for provision in member.provisions {
-                let first = serving[provision.key, default: index]
-                if first == index {
-                    serving[provision.key] = index
-                } else if others[provision.key]?.contains(index) != true {
-                    others[provision.key, default: []].append(index)
+            for slot in member.slots {
+                let key = slot.key
+                if let first = serving[key] {
+                    if first != index, others[key]?.contains(index) != true { others[key, default: []].append(index) }
+                } else {
+                    serving[key] = index
                 }
             }
         }
@@ -233,7 +235,7 @@ struct ServicesPreparation: ManifestPreparation {
     /// Providers that require each other's services in a cycle: no factory could run first.
     private func checkCycles(_ members: [Member], serving: [ServiceKey: Int]) throws(ManifestError) {
         // Only providers that require something can be on a cycle.
-        let positions = members.indices.filter { !members[$0].provisions.isEmpty && !members[$0].requirements.isEmpty }
+        let positions = members.indices.filter { !members[$0].slots.isEmpty && !members[$0].requirements.isEmpty }
         guard !positions.isEmpty else { return }
         let providers = positions.map { members[$0] }
         var index: [Int: Int] = [:]

@@ -39,12 +39,16 @@ public struct ModuleDependency: Sendable, Hashable, CustomStringConvertible {
     /// a declared dependency: forward events after it, reverse events before it.
     package struct Added: Sendable {
         package let type: any LifecycleModule.Type
-        /// What the plan shows, for example "requires service `DatabaseClient`".
-        package let reason: String
+        /// Writes what the plan shows, for example "requires service `DatabaseClient`", when a plan asks:
+        /// naming a type costs microseconds, and a host with a thousand edges would pay them all at build.
+        private let describeReason: @Sendable () -> String
 
-        package init(_ type: any LifecycleModule.Type, reason: String) {
+        /// What the plan shows.
+        package var reason: String { describeReason() }
+
+        package init(_ type: any LifecycleModule.Type, reason: @escaping @Sendable () -> String) {
             self.type = type
-            self.reason = reason
+            self.describeReason = reason
         }
     }
 }
