@@ -7,8 +7,9 @@ import PackageDescription
 //     swift run -c release --package-path Benchmarks lifecycle-bench            # the full table
 //     swift run -c release --package-path Benchmarks lifecycle-bench --quick    # CI's smoke check
 //
-// The default trait `GeneratedModules` adds 10,000 generated non-generic module types. They cost about
-// 4 minutes of release compile time, so CI builds with `--disable-default-traits` and skips those rows.
+// The default trait `GeneratedModules` adds 10,000 generated non-generic module types and 1,000 generated
+// providers of ten services each. They cost minutes of release compile time, so CI builds with
+// `--disable-default-traits` and skips those rows.
 let package = Package(
     name: "ModuleLifecycleBenchmarks",
     // The root package's minimums (`Synchronization.Mutex`); Linux has none.
@@ -19,7 +20,8 @@ let package = Package(
     traits: [
         .trait(
             name: "GeneratedModules",
-            description: "10,000 generated non-generic module types, for the proxy-build comparison (slow to compile)"
+            description:
+                "10,000 generated non-generic module types and 1,000 providers of 10 services, for the build rows (slow to compile)"
         ),
         .default(enabledTraits: ["GeneratedModules"]),
     ],
@@ -59,6 +61,15 @@ let package = Package(
             ],
             plugins: [.plugin(name: "GenerateSyntheticModules")]
         ),
+        // 1,000 generated non-generic service providers of ten services each (10,000 service protocols).
+        .target(
+            name: "GeneratedServices",
+            dependencies: [
+                .product(name: "LifecycleCore", package: "ModuleLifecycle"),
+                .product(name: "LifecycleServices", package: "ModuleLifecycle"),
+            ],
+            plugins: [.plugin(name: "GenerateSyntheticModules")]
+        ),
 
         .executableTarget(
             name: "lifecycle-bench",
@@ -66,6 +77,7 @@ let package = Package(
                 .target(name: "CAllocationCounter"),
                 .target(name: "SyntheticModules"),
                 .target(name: "GeneratedModules", condition: .when(traits: ["GeneratedModules"])),
+                .target(name: "GeneratedServices", condition: .when(traits: ["GeneratedModules"])),
                 .product(name: "LifecycleCore", package: "ModuleLifecycle"),
                 .product(name: "LifecycleProxy", package: "ModuleLifecycle"),
                 .product(name: "LifecycleServices", package: "ModuleLifecycle"),

@@ -4,6 +4,10 @@ import LifecycleServices
 import Synchronization
 import SyntheticModules
 
+#if GeneratedModules
+import GeneratedServices
+#endif
+
 // The services rows: resolving a singleton from a registry of N services, against the same look-up by
 // hand and the limit, and building a host's registry for N modules of ten services each.
 
@@ -99,18 +103,54 @@ func serviceCases(_ n: Int) -> [BenchCase] {
             for _ in 0..<iterations { check(readStoredProperty(holder, n), .storedService) }
             meter.end()
         },
-        registryBuild(.buildServices, modules: n, withServices: true),
-        registryBuild(.buildNoServices, modules: n, withServices: false),
     ]
 }
 
-/// Builds a proxy for `modules` modules of ten services each, with or without their services.
-private func registryBuild(_ system: System, modules n: Int, withServices: Bool) -> BenchCase {
-    let declared = Array(SyntheticCatalog.serviceProvidersDeclared.prefix(n))
-    let plain = ModuleManifest(name: system.id, declared: declared)
+/// Building a proxy for N modules of ten services each, with and without their services: over the
+/// generic providers at every N, and over the generated non-generic ones up to their count.
+func serviceBuildCases(_ n: Int, includeGenerated: Bool) -> [BenchCase] {
+    var cases = [
+        registryBuild(
+            .buildServices,
+            declared: SyntheticCatalog.serviceProvidersDeclared.prefix(n),
+            providers: SyntheticCatalog.serviceProviders.prefix(n),
+            requirers: []
+        ),
+        registryBuild(.buildNoServices, declared: SyntheticCatalog.serviceProvidersDeclared.prefix(n)),
+    ]
+    #if GeneratedModules
+    if includeGenerated, n <= generatedServiceProviders.count {
+        cases.append(
+            registryBuild(
+                .buildServicesGenerated,
+                declared: generatedServiceProvidersDeclared.prefix(n),
+                providers: generatedServiceProviders.prefix(n),
+                requirers: generatedServiceRequirers.prefix(n - 1)
+            )
+        )
+        cases.append(registryBuild(.buildNoServicesGenerated, declared: generatedServiceProvidersDeclared.prefix(n)))
+    }
+    #endif
+    return cases
+}
+
+/// Builds a proxy for the modules of `declared`, with the services of `providers` and `requirers`, or
+/// without services when both are `nil`.
+private func registryBuild(
+    _ system: System,
+    declared: ArraySlice<DeclaredModule>,
+    providers: ArraySlice<any ServiceProvidingModule.Type>? = nil,
+    requirers: ArraySlice<any ServiceRequiringModule.Type>? = nil
+) -> BenchCase {
+    let n = declared.count
+    let plain = ModuleManifest(name: system.id, declared: Array(declared))
+    let withServices = providers != nil
     let manifest =
-        withServices
-        ? plain.withServices(providers: Array(SyntheticCatalog.serviceProviders.prefix(n)), requirers: []) : plain
+        if let providers {
+            plain.withServices(providers: Array(providers), requirers: Array(requirers ?? []))
+        } else {
+            plain
+        }
     let participants = n + (withServices ? 1 : 0)
     return BenchCase(system: system, modules: n, expectedTicks: nil) { meter, iterations in
         for _ in 0..<iterations {

@@ -248,6 +248,18 @@ extension System {
         group: .build,
         isLibrary: false
     )
+    static let buildServicesGenerated = System(
+        id: "services-build-generated",
+        label: "DelegateProxy(manifest:) with services, N generated providers of 10 services, requirements",
+        group: .build,
+        isLibrary: true
+    )
+    static let buildNoServicesGenerated = System(
+        id: "services-build-generated-none",
+        label: "DelegateProxy(manifest:), the same N generated providers without services",
+        group: .build,
+        isLibrary: false
+    )
 
     /// Every system, in table order.
     static let all: [System] = [
@@ -259,7 +271,7 @@ extension System {
         .buildGeneratedDeclared,
         .namesLean,
         .namesGenerated, .hostLifecycle, .hostLifecycleLean, .serviceGroup, .servicesResolve, .lockedDictionary,
-        .storedService, .buildServices, .buildNoServices,
+        .storedService, .buildServices, .buildNoServices, .buildServicesGenerated, .buildNoServicesGenerated,
     ]
 }
 
@@ -328,6 +340,11 @@ struct Comparison {
         ),
         Comparison(label: "generic ÷ generated build", numerator: .buildLean, denominator: .buildGenerated),
         Comparison(label: "with services ÷ without", numerator: .buildServices, denominator: .buildNoServices),
+        Comparison(
+            label: "with services ÷ without, generated",
+            numerator: .buildServicesGenerated,
+            denominator: .buildNoServicesGenerated
+        ),
         Comparison(label: "registry ÷ locked dictionary", numerator: .servicesResolve, denominator: .lockedDictionary),
         Comparison(
             label: "registry ÷ stored property (limit)",
