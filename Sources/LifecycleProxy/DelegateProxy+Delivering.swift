@@ -286,8 +286,8 @@ extension DelegateProxy: LifecycleDispatcher {
                     return false
                 }
             )
-        case .builtin(.openURL), .custom:
-            // These carry a payload and have their own entry points.
+        case .builtin(.openURL), .custom, .message:
+            // These carry a payload and have their own entry points (messages: LifecycleMessaging).
             let fallback: Bool
             if case .anyTrue(let whenUnanswered) = event.resultRule {
                 fallback = whenUnanswered

@@ -122,7 +122,8 @@ extension DelegateProxy {
             modules: order.map { slots[$0] },
             nextID: nextID + 1,
             disabled: disabledModules,
-            context: context
+            context: context,
+            preparations: preparations
         )
         return (proxy, participant)
     }
@@ -168,7 +169,8 @@ extension DelegateProxy {
             modules: remaining,
             nextID: nextID,
             disabled: disabledModules,
-            context: context
+            context: context,
+            preparations: preparations
         )
         return (proxy, removed.participant)
     }
@@ -187,5 +189,13 @@ extension DelegateProxy {
     ) throws -> (dispatcher: any LifecycleDispatcher, participant: Participant) {
         let (proxy, participant) = try proxyRemoving(module)
         return (proxy, participant)
+    }
+
+    package func didInstall() {
+        guard !preparations.isEmpty else { return }
+        let installed = modules.map {
+            InstalledModule(participant: $0.participant, instance: $0.instance, type: $0.entry.type)
+        }
+        for preparation in preparations { preparation.install(installed, context: context) }
     }
 }

@@ -62,6 +62,8 @@ public final class DelegateProxy: Sendable {
     let budgeted: [Int: any TimeBudgetedModule.Type]
     /// The modules' own launch failure policies, by participant id.
     let policies: [Int: ModuleFailurePolicy]
+    /// What the manifest brings to its hosts, told when a host installs these participants (`didInstall`).
+    let preparations: [any ManifestPreparation]
 
     /// Builds a proxy that stands on its own, outside an `ApplicationHost` (for tests and
     /// benchmarks). Its participants' `LifecycleContext.events` belong to no host.
@@ -154,6 +156,7 @@ public final class DelegateProxy: Sendable {
             nextID: nextID,
             disabled: disabled,
             context: context,
+            preparations: manifest.preparations,
             dependencies: dependencies
         )
     }
@@ -166,8 +169,10 @@ public final class DelegateProxy: Sendable {
         nextID: Int,
         disabled: [(name: String, reason: String)],
         context: LifecycleContext,
+        preparations: [any ManifestPreparation],
         dependencies known: (start: [Int], list: [Int])? = nil
     ) throws(ManifestError) {
+        self.preparations = preparations
         self.delegateSlot = delegate
         self.modules = modules
         self.nextID = nextID
@@ -281,6 +286,9 @@ public final class DelegateProxy: Sendable {
         case .custom(let key):
             guard let route = customRoutes[key] else { return [] }
             return route.participants
+        case .message:
+            // Messages are routed by LifecycleMessaging, which lists their receivers itself.
+            return []
         }
     }
 }

@@ -22,6 +22,7 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
             case missingServiceProvider
             case serviceProviderCycle
             case preparationFailed
+            case duplicateMessageHandler
         }
 
         private let base: Base
@@ -57,6 +58,8 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
         public static let missingServiceProvider = Code(base: .missingServiceProvider)
         /// Providers require each other's services in a cycle: none could be created first (LifecycleServices).
         public static let serviceProviderCycle = Code(base: .serviceProviderCycle)
+        /// A module registered two handlers for one message type (LifecycleMessaging).
+        public static let duplicateMessageHandler = Code(base: .duplicateMessageHandler)
         /// Something the manifest brings to every host failed to prepare it; `underlyingErrors` says what.
         public static let preparationFailed = Code(base: .preparationFailed)
 

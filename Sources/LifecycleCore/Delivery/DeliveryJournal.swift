@@ -33,6 +33,11 @@ public final class DeliveryJournal: Sendable {
         public let result: Bool?
         /// What the hook threw, described.
         public let error: String?
+        /// For a message between modules (LifecycleMessaging): the sending module's module-qualified type
+        /// name, or `nil` when the sender is not a module. `nil` for lifecycle events.
+        public let sender: String?
+        /// Whether this is a message between modules rather than a lifecycle event.
+        public let isMessage: Bool
     }
 
     /// One participant's total time over a set of events: a row of the launch profile.
@@ -56,7 +61,7 @@ public final class DeliveryJournal: Sendable {
         /// of a delivery the host opened as a context (see ``openContext(_:plan:)``), which records many
         /// calls without retaining anything per call.
         enum Receiver {
-            case participant(LifecycleEvent, Participant)
+            case participant(LifecycleEvent, Participant, sender: Participant?)
             case planned(context: Int, position: Int)
         }
 
@@ -79,7 +84,9 @@ public final class DeliveryJournal: Sendable {
     }
 
     /// A kept record with its receiver resolved, to build an entry from outside the lock.
-    private typealias Resolved = (record: Record, event: LifecycleEvent, participant: Participant)
+    private typealias Resolved = (
+        record: Record, event: LifecycleEvent, participant: Participant, sender: Participant?
+    )
 
     private struct Storage {
         var records: [Record] = []
@@ -96,10 +103,10 @@ public final class DeliveryJournal: Sendable {
         var inOrder: [Resolved] {
             (records[head...] + records[..<head]).map { record in
                 switch record.receiver {
-                case .participant(let event, let participant): return (record, event, participant)
+                case .participant(let event, let participant, let sender): return (record, event, participant, sender)
                 case .planned(let context, let position):
                     let context = contexts[context]!
-                    return (record, context.event, context.plan[position])
+                    return (record, context.event, context.plan[position], nil)
                 }
             }
         }
@@ -186,7 +193,7 @@ public final class DeliveryJournal: Sendable {
     /// Records one delivery.
     public func record(_ delivery: DeliveryRecord) {
         append(
-            .participant(delivery.event, delivery.participant),
+            .participant(delivery.event, delivery.participant, sender: delivery.sender),
             start: origin.duration(to: delivery.start),
             duration: delivery.duration,
             result: delivery.result,
@@ -278,7 +285,7 @@ public final class DeliveryJournal: Sendable {
     }
 
     private func entry(_ resolved: Resolved) -> Entry {
-        let (record, event, participant) = resolved
+        let (record, event, participant, sender) = resolved
         return Entry(
             sequence: record.sequence,
             event: event.name,
@@ -287,7 +294,9 @@ public final class DeliveryJournal: Sendable {
             startMicroseconds: microseconds(record.start),
             durationMicroseconds: microseconds(record.duration),
             result: record.result,
-            error: record.error
+            error: record.error,
+            sender: sender?.name,
+            isMessage: event.isMessage
         )
     }
 

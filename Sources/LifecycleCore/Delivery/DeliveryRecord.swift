@@ -12,6 +12,9 @@ public struct DeliveryRecord: Sendable, CustomStringConvertible {
     public let result: Bool?
     /// What the hook threw, if it threw.
     public let error: (any Error)?
+    /// For a message between modules (LifecycleMessaging, where ``event`` names the message type): the
+    /// module that sent it, or `nil` when the sender is not a module. `nil` for lifecycle events.
+    public let sender: Participant?
 
     @usableFromInline
     package init(
@@ -20,7 +23,8 @@ public struct DeliveryRecord: Sendable, CustomStringConvertible {
         start: ContinuousClock.Instant,
         duration: Duration,
         result: Bool?,
-        error: (any Error)?
+        error: (any Error)?,
+        sender: Participant? = nil
     ) {
         self.event = event
         self.participant = participant
@@ -28,10 +32,12 @@ public struct DeliveryRecord: Sendable, CustomStringConvertible {
         self.duration = duration
         self.result = result
         self.error = error
+        self.sender = sender
     }
 
     public var description: String {
         var text = "\(event.name) → \(participant) in \(duration.microsecondsDescription)"
+        if let sender { text = "\(sender): " + text }
         if let result { text += " returned \(result)" }
         if let error { text += " threw \(error)" }
         return text

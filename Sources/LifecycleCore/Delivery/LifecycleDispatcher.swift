@@ -72,4 +72,7 @@ package protocol LifecycleDispatcher: Sendable {
     func removing(
         _ module: any LifecycleModule.Type
     ) throws -> (dispatcher: any LifecycleDispatcher, participant: Participant)
+    /// Tells what was built on the host (its manifest's preparations) that these participants are now the
+    /// host's: called when the host is built and whenever it replaces its dispatcher.
+    func didInstall()
 }

@@ -20,11 +20,17 @@ public struct LifecycleContext: Sendable {
     public init(launchOptions: LaunchOptions = LaunchOptions()) {
         self.launchOptions = launchOptions
         self.events = EventEmitter(mailbox: nil)
+        self.observer = nil
     }
 
-    package init(launchOptions: LaunchOptions, mailbox: HostMailbox) {
+    /// What the host reports each delivery to (its journal, then `Configuration.onDelivery`), for what is
+    /// built on the host and delivers on its own (messages); `nil` when nothing listens.
+    @usableFromInline package let observer: DeliveryObserver?
+
+    package init(launchOptions: LaunchOptions, mailbox: HostMailbox, observer: DeliveryObserver? = nil) {
         self.launchOptions = launchOptions
         self.events = EventEmitter(mailbox: mailbox)
+        self.observer = observer
     }
 }
 

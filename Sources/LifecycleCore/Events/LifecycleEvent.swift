@@ -8,6 +8,8 @@ public struct LifecycleEvent: Hashable, Sendable, CustomStringConvertible {
     package enum Kind: Hashable, Sendable {
         case builtin(Builtin)
         case custom(ObjectIdentifier)
+        /// A message between modules (LifecycleMessaging), by message type: what its journal records name.
+        case message(ObjectIdentifier)
     }
 
     package enum Builtin: UInt8, Hashable, Sendable, CaseIterable {
@@ -38,6 +40,12 @@ public struct LifecycleEvent: Hashable, Sendable, CustomStringConvertible {
     public init<E: CustomEvent>(custom type: E.Type) {
         self.kind = .custom(ObjectIdentifier(type))
         self.name = E.name
+    }
+
+    /// The message type `type`, named `name`, as a delivery record's event.
+    package init(message type: Any.Type, name: String) {
+        self.kind = .message(ObjectIdentifier(type))
+        self.name = name
     }
 
     /// The first launch event. Bool result, OR-combined; `true` when nobody implements it.
@@ -76,6 +84,13 @@ public struct LifecycleEvent: Hashable, Sendable, CustomStringConvertible {
         return false
     }
 
+    /// Whether this names a message between modules (LifecycleMessaging) rather than an event: what a
+    /// delivery record of a message carries.
+    public var isMessage: Bool {
+        if case .message = kind { return true }
+        return false
+    }
+
     /// The order in which participants receive this event.
     public var direction: DeliveryDirection {
         switch kind {
@@ -95,7 +110,7 @@ public struct LifecycleEvent: Hashable, Sendable, CustomStringConvertible {
             return .anyTrue(whenUnanswered: false)
         case .builtin:
             return .none
-        case .custom:
+        case .custom, .message:
             return .custom
         }
     }

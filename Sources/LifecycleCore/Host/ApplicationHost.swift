@@ -86,29 +86,34 @@ public actor ApplicationHost {
         makeDispatcher: (LifecycleContext) throws(Failure) -> any LifecycleDispatcher
     ) throws(Failure) {
         let mailbox = HostMailbox()
-        let context = LifecycleContext(launchOptions: launchOptions, mailbox: mailbox)
-        self.roster = Locked(try makeDispatcher(context))
-        self.mailbox = mailbox
-        self.context = context
-        self.configuration = configuration
         let time = ClockFunctions(configuration.clock)
-        self.time = time
         let journal =
             configuration.journalCapacity > 0
             ? DeliveryJournal(capacity: configuration.journalCapacity, origin: time.wallOrigin) : nil
+        let observer: DeliveryObserver? =
+            switch (journal, configuration.onDelivery) {
+            case (nil, nil): nil
+            case (let journal?, nil): { journal.record($0) }
+            case (nil, let user?): user
+            case (let journal?, let user?):
+                { record in
+                    journal.record(record)
+                    user(record)
+                }
+            }
+        // The context carries the observer, so what is built on the host (messages) reports to the journal.
+        let context = LifecycleContext(launchOptions: launchOptions, mailbox: mailbox, observer: observer)
+        let dispatcher = try makeDispatcher(context)
+        self.roster = Locked(dispatcher)
+        self.mailbox = mailbox
+        self.context = context
+        self.configuration = configuration
+        self.time = time
         self.journal = journal
         self.journalOnly = configuration.onDelivery == nil ? journal : nil
-        switch (journal, configuration.onDelivery) {
-        case (nil, nil): self.observer = nil
-        case (let journal?, nil): self.observer = { journal.record($0) }
-        case (nil, let user?): self.observer = user
-        case (let journal?, let user?):
-            self.observer = { record in
-                journal.record(record)
-                user(record)
-            }
-        }
+        self.observer = observer
         mailbox.attach(self)
+        dispatcher.didInstall()
     }
 
     // MARK: - Reading
@@ -118,7 +123,10 @@ public actor ApplicationHost {
     nonisolated var dispatcher: any LifecycleDispatcher { roster.withLock { $0 } }
 
     /// Replaces the participants. Called only by registration and removal jobs.
-    func replaceDispatcher(_ dispatcher: any LifecycleDispatcher) { roster.withLock { $0 = dispatcher } }
+    func replaceDispatcher(_ dispatcher: any LifecycleDispatcher) {
+        roster.withLock { $0 = dispatcher }
+        dispatcher.didInstall()
+    }
 
     /// The host's current state. Readable from anywhere without waiting; inside a hook it is the state the
     /// host is in while delivering that event (`launching` during launch, for example).

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The single FIFO queue of one ``ApplicationHost``, and the host state it guards.
 ///
 /// This is the package's one concurrency primitive. Every request — awaited from outside or posted from a
@@ -136,9 +138,19 @@ package final class HostMailbox: Sendable {
         storage.withLock { $0.state }
     }
 
+    /// The state, read with one atomic load instead of the lock: for what runs on every call (a message
+    /// send checks the host is running). Written under the lock with the state itself.
+    package var stateWithoutLock: ApplicationState {
+        Self.states[stateIndex.load(ordering: .acquiring)]
+    }
+
+    private static let states = ApplicationState.allCases
+    private let stateIndex = Atomic<Int>(0)
+
     func setState(_ state: ApplicationState) {
         let waiters: [CheckedContinuation<Bool, Never>] = storage.withLock { storage in
             storage.state = state
+            stateIndex.store(Self.states.firstIndex(of: state) ?? 0, ordering: .releasing)
             guard state == .terminated else { return [] }
             defer { storage.terminationWaiters.removeAll() }
             return Array(storage.terminationWaiters.values)

@@ -109,6 +109,28 @@ package protocol ManifestPreparation: Sendable {
     /// The manifest a host builds from, given the whole `manifest`, and what to add to `launchOptions`.
     /// Throws when the manifest cannot work; the host then creates nothing.
     func prepare(_ manifest: ModuleManifest, launchOptions: inout LaunchOptions) throws -> ModuleManifest
+    /// Called whenever a host installs its participants: once when it is built, and again after every
+    /// registration or removal, with the modules it has from then on, in delivery order. The default does
+    /// nothing. LifecycleMessaging binds its receivers here.
+    func install(_ modules: [InstalledModule], context: LifecycleContext)
+}
+
+extension ManifestPreparation {
+    package func install(_ modules: [InstalledModule], context: LifecycleContext) {}
+}
+
+/// A module as a host installed it: its participant, its instance and its type, for
+/// ``ManifestPreparation/install(_:context:)``.
+package struct InstalledModule: Sendable {
+    package let participant: Participant
+    package let instance: any LifecycleModule
+    package let type: any LifecycleModule.Type
+
+    package init(participant: Participant, instance: any LifecycleModule, type: any LifecycleModule.Type) {
+        self.participant = participant
+        self.instance = instance
+        self.type = type
+    }
 }
 
 extension ModuleManifest {
