@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "LifecycleTesting", targets: ["LifecycleTesting"]),
         .library(name: "LifecycleHosting", targets: ["LifecycleHosting"]),
         .library(name: "LifecycleServices", targets: ["LifecycleServices"]),
+        .library(name: "LifecycleMessaging", targets: ["LifecycleMessaging"]),
         .executable(name: "lifecycle-demo", targets: ["lifecycle-demo"]),
         .plugin(name: "ModuleDiscoveryPlugin", targets: ["ModuleDiscoveryPlugin"]),
         .plugin(name: "WriteModuleManifest", targets: ["WriteModuleManifest"]),
@@ -28,6 +29,11 @@ let package = Package(
         ),
         .target(
             name: "LifecycleServices",
+            dependencies: [.target(name: "LifecycleCore"), .target(name: "LifecycleProxy")]
+        ),
+        // Typed messages between modules: to one, to many, to all (Docs/Messages.md).
+        .target(
+            name: "LifecycleMessaging",
             dependencies: [.target(name: "LifecycleCore"), .target(name: "LifecycleProxy")]
         ),
 
@@ -74,6 +80,7 @@ let package = Package(
                 .target(name: "LifecycleProxy"),
                 .target(name: "LifecycleHosting"),
                 .target(name: "LifecycleServices"),
+                .target(name: "LifecycleMessaging"),
             ],
             plugins: [.plugin(name: "ModuleDiscoveryPlugin")]
         ),
@@ -184,6 +191,15 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "LifecycleMessagingTests",
+            dependencies: [
+                .target(name: "LifecycleMessaging"),
+                .target(name: "LifecycleCore"),
+                .target(name: "LifecycleProxy"),
+                .target(name: "LifecycleTesting"),
+            ]
+        ),
+        .testTarget(
             name: "ModuleScannerTests",
             dependencies: [.target(name: "ModuleScanner")]
         ),
@@ -210,6 +226,7 @@ let package = Package(
                 .target(name: "QuickStartExample"),
                 .target(name: "LifecycleHosting"),
                 .target(name: "LifecycleServices"),
+                .target(name: "LifecycleMessaging"),
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
             ]

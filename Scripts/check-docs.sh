@@ -28,7 +28,7 @@ else
 fi
 
 mkdir -p "$scratch/docs"
-for module in LifecycleCore LifecycleProxy LifecycleTesting LifecycleHosting LifecycleServices; do
+for module in LifecycleCore LifecycleProxy LifecycleTesting LifecycleHosting LifecycleServices LifecycleMessaging; do
     own="$scratch/symbol-graphs-$module"
     rm -rf "$own"
     mkdir -p "$own"

@@ -11,7 +11,7 @@ import Foundation
 let named = Array(CommandLine.arguments.dropFirst(3))
 let products =
     named.isEmpty
-    ? ["LifecycleCore", "LifecycleProxy", "LifecycleTesting", "LifecycleHosting", "LifecycleServices"] : named
+    ? ["LifecycleCore", "LifecycleProxy", "LifecycleTesting", "LifecycleHosting", "LifecycleServices", "LifecycleMessaging"] : named
 
 struct SymbolGraph: Decodable {
     struct Symbol: Decodable {

@@ -1,0 +1,156 @@
+public import LifecycleCore
+import Synchronization
+
+/// A module that receives messages, as a route holds it.
+@usableFromInline
+struct MessageRecipient: Sendable {
+    /// The module, as plans and journals name it.
+    @usableFromInline let participant: Participant
+    /// `ObjectIdentifier` of its type: how "to one" finds it.
+    @usableFromInline let type: ObjectIdentifier
+    /// The instance, for ``MessageAudience/conforming(to:)``.
+    let instance: any LifecycleModule
+    let tags: [MessageTag]
+    /// What its handlers receive: its own messenger (sending continues the chain as this module) and
+    /// the host's context.
+    @usableFromInline let messenger: Messenger
+    @usableFromInline let lifecycle: LifecycleContext
+}
+
+/// The receivers of one message type, in delivery order (dependencies, then priority, then manifest
+/// order), with their handlers. Immutable once built, except for the audience cache.
+@usableFromInline
+final class MessageRoute<M: Message>: AnyMessageRoute {
+    /// One receiver's handler, bound to the receiver: synchronous or `async`, as registered.
+    @usableFromInline
+    enum Handler: Sendable {
+        case sync(@Sendable (M, MessageContext) throws -> M.Reply)
+        case async(@Sendable (M, MessageContext) async throws -> M.Reply)
+
+        @usableFromInline
+        var isAsync: Bool {
+            if case .async = self { return true }
+            return false
+        }
+    }
+
+    @usableFromInline let handlers: [Handler]
+    @usableFromInline let recipients: [MessageRecipient]
+    /// The message as delivery records name it.
+    @usableFromInline let event: LifecycleEvent
+    /// Position of each receiver, by its type.
+    @usableFromInline let positions: [ObjectIdentifier: Int]
+    /// Whether any handler is `async`: a synchronous broadcast checks before it calls anyone.
+    @usableFromInline let anyAsync: Bool
+    /// The positions each audience selected, computed once per audience: a conformance check is a
+    /// runtime look-up.
+    private let selections = Mutex<[MessageAudience.Key: [Int]]>([:])
+
+    init(handlers: [Handler], recipients: [MessageRecipient]) {
+        self.handlers = handlers
+        self.recipients = recipients
+        self.event = LifecycleEvent(message: M.self, name: M.name)
+        var positions: [ObjectIdentifier: Int] = [:]
+        for (index, recipient) in recipients.enumerated() { positions[recipient.type] = index }
+        self.positions = positions
+        self.anyAsync = handlers.contains { $0.isAsync }
+    }
+
+    @usableFromInline var participants: [Participant] { recipients.map(\.participant) }
+    @usableFromInline var messageName: String { M.name }
+
+    /// The positions of the receivers `audience` addresses, in delivery order.
+    @usableFromInline
+    func positions(for audience: MessageAudience) -> [Int] {
+        if case .all = audience.kind { return Array(handlers.indices) }
+        if let cached = selections.withLock({ $0[audience.key] }) { return cached }
+        let selected = recipients.indices.filter { audience.selects(recipients[$0]) }
+        selections.withLock { $0[audience.key] = selected }
+        return selected
+    }
+}
+
+/// A type-erased ``MessageRoute``.
+@usableFromInline
+protocol AnyMessageRoute: AnyObject, Sendable {
+    var participants: [Participant] { get }
+    var messageName: String { get }
+}
+
+/// Every route of one installation of a host's modules, and who is a module there. Replaced, never
+/// changed, when the host registers or removes a module.
+@usableFromInline
+final class MessageRouting: Sendable {
+    @usableFromInline let routes: [ObjectIdentifier: any AnyMessageRoute]
+    /// Every installed module, receiver or not, by type: the senders, and the "to one" addresses that
+    /// exist but receive nothing.
+    @usableFromInline let modules: [ObjectIdentifier: Participant]
+    /// The message types in the order their first receiver registered them.
+    let order: [ObjectIdentifier]
+    /// The host's context: its state and its journal.
+    @usableFromInline let context: LifecycleContext
+
+    init(
+        routes: [ObjectIdentifier: any AnyMessageRoute],
+        modules: [ObjectIdentifier: Participant],
+        order: [ObjectIdentifier],
+        context: LifecycleContext
+    ) {
+        self.routes = routes
+        self.modules = modules
+        self.order = order
+        self.context = context
+    }
+
+    /// The route of `M`, if any module receives it.
+    @inlinable
+    func route<M: Message>(_: M.Type) -> MessageRoute<M>? {
+        guard let route = routes[ObjectIdentifier(M.self)] else { return nil }
+        return unsafeDowncast(route, to: MessageRoute<M>.self)
+    }
+}
+
+/// Collects the handlers of every receiver while a host installs its modules, then freezes into routes.
+@usableFromInline
+struct MessageRoutingBuilder {
+    /// The receiver being bound.
+    @usableFromInline
+    struct Receiver {
+        let recipient: MessageRecipient
+    }
+
+    private var builders: [ObjectIdentifier: any RouteBuilder] = [:]
+    private var order: [ObjectIdentifier] = []
+
+    init() {}
+
+    /// Appends `receiver`'s handler to the route of `M`.
+    @usableFromInline
+    mutating func append<M: Message>(_ receiver: Receiver, handler: MessageRoute<M>.Handler) {
+        let key = ObjectIdentifier(M.self)
+        let builder = builders[key] as? TypedRouteBuilder<M> ?? TypedRouteBuilder<M>()
+        if builders[key] == nil { order.append(key) }
+        builder.handlers.append(handler)
+        builder.recipients.append(receiver.recipient)
+        builders[key] = builder
+    }
+
+    func build(modules: [ObjectIdentifier: Participant], context: LifecycleContext) -> MessageRouting {
+        var routes: [ObjectIdentifier: any AnyMessageRoute] = [:]
+        for key in order { routes[key] = builders[key]?.build() }
+        return MessageRouting(routes: routes, modules: modules, order: order, context: context)
+    }
+}
+
+private protocol RouteBuilder: AnyObject {
+    func build() -> any AnyMessageRoute
+}
+
+private final class TypedRouteBuilder<M: Message>: RouteBuilder {
+    var handlers: [MessageRoute<M>.Handler] = []
+    var recipients: [MessageRecipient] = []
+
+    func build() -> any AnyMessageRoute {
+        MessageRoute<M>(handlers: handlers, recipients: recipients)
+    }
+}

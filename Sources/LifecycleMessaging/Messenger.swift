@@ -1,0 +1,211 @@
+public import LifecycleCore
+
+/// Sends messages on a host's bus, as one module or as nobody in particular.
+///
+/// Get one from the context: `context.messages(from: Self.self)` in a module, so journals and receivers
+/// know the sender; `context.messages` elsewhere. A handler gets one in its ``MessageContext``, which sends
+/// as the receiver and continues the chain.
+///
+/// | call | goes to | returns |
+/// |---|---|---|
+/// | `send(_:to:)` | one module | its reply |
+/// | `broadcast(_:to:combining:)` | every receiver in an audience | the replies, combined by a rule |
+/// | ``listen(to:for:)`` | (listens) | every message of a type, as a sequence |
+///
+/// Each call has a synchronous and an `async` form: in an async context `await` picks the `async` one,
+/// which reaches every handler; the synchronous one reaches synchronous handlers only and refuses the
+/// others before calling anyone (``MessageError/Code/asynchronousReceiver``).
+///
+/// Receivers are called in the lifecycle's delivery order: dependencies first, then priority, highest
+/// first, then manifest order. Messages flow from the start of `launch()` until termination ends;
+/// before, a send is refused with ``MessageError/Code/notLaunched``, after, with
+/// ``MessageError/Code/terminated``. A handler may send messages itself, to any depth up to
+/// ``maximumDepth``; no lock is held while a handler runs, so that cannot deadlock.
+public struct Messenger: Sendable {
+    /// How deeply handlers may nest sends. A send beyond it throws ``MessageError/Code/recursionLimit``.
+    public static let maximumDepth = 64
+
+    @usableFromInline let bus: MessageBus?
+    /// The sending module's type, or `nil` when the sender is not a module.
+    @usableFromInline let sender: ObjectIdentifier?
+
+    init(bus: MessageBus?, sender: ObjectIdentifier?) {
+        self.bus = bus
+        self.sender = sender
+    }
+
+    @inlinable
+    func open(_ message: String) throws(MessageError) -> (MessageBus, MessageRouting) {
+        guard let bus else { throw .noBus(message) }
+        return (bus, try bus.open(message))
+    }
+
+    // MARK: To one
+
+    /// Sends `message` to the module `receiver` and returns its reply.
+    ///
+    /// - Throws: ``MessageError``: ``MessageError/Code/noReceiver`` if `receiver` does not receive `M` or
+    ///   is not a module of the host; ``MessageError/Code/receiverFailed`` with what its handler threw;
+    ///   ``MessageError/Code/asynchronousReceiver`` if its handler is `async`; or the bus is closed.
+    @inlinable
+    public func send<M: Message, R: MessageReceiving>(_ message: M, to receiver: R.Type) throws(MessageError) -> M.Reply
+    {
+        let (bus, routing) = try open(M.name)
+        guard let route = routing.route(M.self), let index = route.positions[ObjectIdentifier(R.self)] else {
+            throw Self.missing(M.self, R.self, routing)
+        }
+        let reply = try route.callSync(index, message, routing: routing, sender: sender)
+        if bus.hasListeners { bus.notifyListeners(message) }
+        return reply
+    }
+
+    /// Sends `message` to the module `receiver`, whose handler may be `async`, and returns its reply.
+    ///
+    /// - Throws: as the synchronous `send(_:to:)`, except that an `async` handler is called.
+    @inlinable
+    public func send<M: Message, R: MessageReceiving>(
+        _ message: M,
+        to receiver: R.Type
+    ) async throws(MessageError) -> M.Reply {
+        let (bus, routing) = try open(M.name)
+        guard let route = routing.route(M.self), let index = route.positions[ObjectIdentifier(R.self)] else {
+            throw Self.missing(M.self, R.self, routing)
+        }
+        let reply = try await route.call(index, message, routing: routing, sender: sender)
+        if bus.hasListeners { bus.notifyListeners(message) }
+        return reply
+    }
+
+    @usableFromInline
+    static func missing<M: Message, R: MessageReceiving>(
+        _: M.Type,
+        _: R.Type,
+        _ routing: MessageRouting
+    ) -> MessageError {
+        .noReceiver(M.name, receiver: R.moduleName, isModule: routing.modules[ObjectIdentifier(R.self)] != nil)
+    }
+
+    // MARK: To many, to all
+
+    /// Sends `message` to every receiver of `audience` (every receiver of `M` by default) and combines
+    /// their replies with `rule`: `.collect`, `.anyTrue`, `.firstNonNil()`, `.count`, or your own.
+    ///
+    /// Every receiver is called, in delivery order, even when one throws; an audience with no receiver
+    /// returns the rule's initial value.
+    ///
+    /// - Throws: ``MessageError/Code/receiverFailed`` naming every receiver that threw (the others' replies
+    ///   are lost with it), ``MessageError/Code/recursionLimit`` when one nested too deep,
+    ///   ``MessageError/Code/asynchronousReceiver`` before calling anyone if one handler is `async`, or
+    ///   the bus is closed.
+    @inlinable
+    public func broadcast<M: Message, Combined>(
+        _ message: M,
+        to audience: MessageAudience = .all,
+        combining rule: ReplyRule<M.Reply, Combined>
+    ) throws(MessageError) -> Combined {
+        let (bus, routing) = try open(M.name)
+        var combined = rule.initial
+        if let route = routing.route(M.self) {
+            let positions = route.positions(for: audience)
+            if route.anyAsync {
+                let async = positions.filter { route.handlers[$0].isAsync }
+                if !async.isEmpty {
+                    throw .asynchronousReceiver(M.name, receivers: async.map { route.recipients[$0].participant.name })
+                }
+            }
+            var errors: [MessageError] = []
+            for index in positions {
+                do throws(MessageError) {
+                    rule.combine(&combined, try route.callSync(index, message, routing: routing, sender: sender))
+                } catch {
+                    errors.append(error)
+                }
+            }
+            if bus.hasListeners { bus.notifyListeners(message) }
+            if let failure = combinedFailure(M.name, errors) { throw failure }
+        } else if bus.hasListeners {
+            bus.notifyListeners(message)
+        }
+        return combined
+    }
+
+    /// Sends `message` to every receiver of `audience`, whose handlers may be `async`, and combines their
+    /// replies with `rule`. The receivers are called one after another, in delivery order.
+    ///
+    /// - Throws: as the synchronous `broadcast(_:to:combining:)`, except that `async` handlers are called.
+    @inlinable
+    public func broadcast<M: Message, Combined>(
+        _ message: M,
+        to audience: MessageAudience = .all,
+        combining rule: ReplyRule<M.Reply, Combined>
+    ) async throws(MessageError) -> Combined {
+        let (bus, routing) = try open(M.name)
+        var combined = rule.initial
+        if let route = routing.route(M.self) {
+            var errors: [MessageError] = []
+            for index in route.positions(for: audience) {
+                do throws(MessageError) {
+                    rule.combine(&combined, try await route.call(index, message, routing: routing, sender: sender))
+                } catch {
+                    errors.append(error)
+                }
+            }
+            if bus.hasListeners { bus.notifyListeners(message) }
+            if let failure = combinedFailure(M.name, errors) { throw failure }
+        } else if bus.hasListeners {
+            bus.notifyListeners(message)
+        }
+        return combined
+    }
+
+    /// Sends `message`, which has no reply, to every receiver of `audience`, and returns how many handled
+    /// it.
+    @inlinable
+    @discardableResult
+    public func broadcast<M: Message>(
+        _ message: M,
+        to audience: MessageAudience = .all
+    ) throws(MessageError) -> Int where M.Reply == Void {
+        try broadcast(message, to: audience, combining: .count)
+    }
+
+    /// Sends `message`, which has no reply, to every receiver of `audience`, whose handlers may be `async`,
+    /// and returns how many handled it.
+    @inlinable
+    @discardableResult
+    public func broadcast<M: Message>(
+        _ message: M,
+        to audience: MessageAudience = .all
+    ) async throws(MessageError) -> Int where M.Reply == Void {
+        try await broadcast(message, to: audience, combining: .count)
+    }
+
+    // MARK: Listening
+
+    /// Every message of type `message` sent on this bus from now on, for `duration` or until cancelled.
+    ///
+    /// - Throws: ``MessageError/Code/noBus`` if the host has no bus.
+    public func listen<M: Message>(
+        to message: M.Type,
+        for duration: Duration? = nil
+    ) throws(MessageError) -> MessageListener<M> {
+        guard let bus else { throw .noBus(M.name) }
+        return MessageListener(bus: bus, duration: duration)
+    }
+}
+
+extension LifecycleContext {
+    /// Sends messages on this context's host as nobody in particular: from code that is not a module.
+    public var messages: Messenger {
+        Messenger(bus: launchOptions[MessageBusKey.self], sender: nil)
+    }
+
+    /// Sends messages as the module `sender`, which journals and receivers see:
+    /// `context.messages(from: Self.self)`.
+    public func messages(from sender: any LifecycleModule.Type) -> Messenger {
+        Messenger(bus: launchOptions[MessageBusKey.self], sender: ObjectIdentifier(sender))
+    }
+
+    /// This context's host's message bus, if its manifest has messages: who receives what.
+    public var messageBus: MessageBus? { launchOptions[MessageBusKey.self] }
+}

@@ -1,0 +1,211 @@
+import LifecycleCore
+import LifecycleMessaging
+import LifecycleProxy
+import Synchronization
+
+/// What the fixtures' handlers did, in order, shared by every module of one host.
+final class Recorder: Sendable {
+    private let lines = Mutex<[String]>([])
+    func record(_ line: String) { lines.withLock { $0.append(line) } }
+    var entries: [String] { lines.withLock { $0 } }
+    func count(_ line: String) -> Int { entries.filter { $0 == line }.count }
+}
+
+enum RecorderKey: LaunchOptionKey {
+    static let defaultValue = Recorder()
+}
+
+extension LifecycleContext {
+    var recorder: Recorder { launchOptions[RecorderKey.self] }
+}
+
+/// A host of `modules` with messages, and the recorder its handlers write to.
+func messagingHost(
+    _ modules: [any LifecycleModule.Type],
+    journal: Int = 0
+) throws -> (ApplicationHost, Recorder) {
+    let recorder = Recorder()
+    var options = LaunchOptions()
+    options[RecorderKey.self] = recorder
+    let host = try ApplicationHost(
+        manifest: ModuleManifest(name: "Messages", modules).withMessages(),
+        launchOptions: options,
+        configuration: .init(hookBudget: nil, terminateDeadline: nil, journalCapacity: journal)
+    )
+    return (host, recorder)
+}
+
+/// A launched host of `modules`.
+func launchedHost(_ modules: [any LifecycleModule.Type], journal: Int = 0) async throws -> (ApplicationHost, Recorder) {
+    let (host, recorder) = try messagingHost(modules, journal: journal)
+    try await host.launch()
+    return (host, recorder)
+}
+
+func short(_ name: String) -> String { String(name.split(separator: ".").last ?? "") }
+
+// MARK: - Messages
+
+struct Ping: Message {
+    var text: String
+}
+
+struct HowMany: Message {
+    typealias Reply = Int
+}
+
+struct CanHandle: Message {
+    typealias Reply = Bool
+    var path: String
+}
+
+struct WhoOwns: Message {
+    typealias Reply = String?
+    var key: String
+}
+
+struct Slow: Message {
+    typealias Reply = Int
+}
+
+struct Fail: Message {}
+
+struct Bounce: Message {
+    var hops: Int
+}
+
+// MARK: - Receivers
+
+protocol Auditing {}
+
+/// Receives most messages; high priority.
+struct Alpha: MessageReceiving, Auditing {
+    static let priority: ModulePriority = .high
+    static var messageTags: [MessageTag] { ["cache"] }
+    let recorder: Recorder
+
+    init(context: LifecycleContext) { recorder = context.recorder }
+
+    static func receiveMessages(_ handlers: inout MessageHandlers<Self>) {
+        handlers.on(Ping.self) { module, message, context in
+            module.recorder.record(
+                "Alpha got \(message.text) from \(context.sender.map { short($0.name) } ?? "nobody")"
+            )
+        }
+        handlers.on(HowMany.self) { _, _, _ in 1 }
+        handlers.on(CanHandle.self) { module, message, _ in
+            module.recorder.record("Alpha judged \(message.path)")
+            return message.path == "/alpha"
+        }
+        handlers.on(WhoOwns.self) { _, message, _ in message.key == "a" ? "Alpha" : nil }
+        handlers.on(Fail.self) { module, _, _ in
+            module.recorder.record("Alpha failed")
+            throw FixtureError(name: "Alpha")
+        }
+        handlers.on(Bounce.self) { module, message, context in
+            module.recorder.record("Alpha bounce \(message.hops)")
+            if message.hops > 0 { try context.messages.send(Bounce(hops: message.hops - 1), to: Beta.self) }
+        }
+    }
+}
+
+/// Depends on Gamma, normal priority; receives some messages, tagged "cache".
+struct Beta: MessageReceiving, DependentModule {
+    static let priority: ModulePriority = .normal
+    static var dependencies: [any LifecycleModule.Type] { [Gamma.self] }
+    static var messageTags: [MessageTag] { ["cache", "beta"] }
+    let recorder: Recorder
+
+    init(context: LifecycleContext) { recorder = context.recorder }
+
+    static func receiveMessages(_ handlers: inout MessageHandlers<Self>) {
+        handlers.on(Ping.self) { module, message, _ in module.recorder.record("Beta got \(message.text)") }
+        handlers.on(HowMany.self) { _, _, _ in 2 }
+        handlers.on(CanHandle.self) { module, message, _ in
+            module.recorder.record("Beta judged \(message.path)")
+            return message.path == "/beta"
+        }
+        handlers.on(WhoOwns.self) { _, message, _ in message.key == "b" || message.key == "a" ? "Beta" : nil }
+        handlers.on(Fail.self) { module, _, _ in module.recorder.record("Beta fine") }
+        handlers.on(Bounce.self) { module, message, context in
+            module.recorder.record("Beta bounce \(message.hops)")
+            if message.hops > 0 { try context.messages.send(Bounce(hops: message.hops - 1), to: Alpha.self) }
+        }
+    }
+}
+
+/// Low priority, yet before Beta, which depends on it. An async receiver.
+struct Gamma: MessageReceiving, Auditing {
+    static let priority: ModulePriority = .low
+    let recorder: Recorder
+
+    init(context: LifecycleContext) { recorder = context.recorder }
+
+    static func receiveMessages(_ handlers: inout MessageHandlers<Self>) {
+        handlers.on(Ping.self) { module, message, _ in module.recorder.record("Gamma got \(message.text)") }
+        handlers.on(HowMany.self) { _, _, _ in 3 }
+        handlers.on(Slow.self) { module, _, _ in
+            await Task.yield()
+            module.recorder.record("Gamma slow")
+            return 30
+        }
+        handlers.on(Fail.self) { module, _, _ in
+            module.recorder.record("Gamma failed")
+            throw FixtureError(name: "Gamma")
+        }
+    }
+}
+
+/// A module that receives nothing.
+struct Silent: LifecycleModule {
+    static let priority: ModulePriority = .normal
+    init(context: LifecycleContext) {}
+}
+
+/// Sends a message from its own launch hook, to show messages flow during launch.
+struct LaunchSender: LifecycleModule, SyncDidFinishLaunching, DependentModule {
+    static let priority: ModulePriority = .normal
+    static var dependencies: [any LifecycleModule.Type] { [Alpha.self] }
+    init(context: LifecycleContext) {}
+
+    func didFinishLaunching(_ context: LifecycleContext) throws -> Bool {
+        try context.messages(from: Self.self).send(Ping(text: "launch"), to: Alpha.self)
+        return true
+    }
+}
+
+/// Registers two handlers for one message.
+struct Twice: MessageReceiving {
+    static let priority: ModulePriority = .normal
+    init(context: LifecycleContext) {}
+
+    static func receiveMessages(_ handlers: inout MessageHandlers<Self>) {
+        handlers.on(Ping.self) { _, _, _ in }
+        handlers.on(Ping.self) { _, _, _ in }
+    }
+}
+
+/// A count shared by one host's modules.
+final class Tally: Sendable {
+    let value = Atomic<Int>(0)
+}
+
+enum TallyKey: LaunchOptionKey {
+    static let defaultValue = Tally()
+}
+
+/// Counts deliveries exactly, for the stress test: each delivery returns a distinct number.
+struct Counter: MessageReceiving {
+    static let priority: ModulePriority = .normal
+    let tally: Tally
+    init(context: LifecycleContext) { tally = context.launchOptions[TallyKey.self] }
+
+    static func receiveMessages(_ handlers: inout MessageHandlers<Self>) {
+        handlers.on(HowMany.self) { module, _, _ in module.tally.value.add(1, ordering: .relaxed).newValue }
+    }
+}
+
+struct FixtureError: Error, CustomStringConvertible {
+    let name: String
+    var description: String { "\(name) refused" }
+}

@@ -1,0 +1,71 @@
+import LifecycleCore
+import LifecycleMessaging
+import LifecycleProxy
+import Testing
+
+@Suite("Messages: listeners that are not modules")
+struct ListenerTests {
+    @Test("A listener receives every message of its type, whatever the audience, after the modules")
+    func receives() async throws {
+        let (host, recorder) = try await launchedHost([Alpha.self, Gamma.self])
+        let listener = try host.context.messages.listen(to: Ping.self)
+        try await host.context.messages.send(Ping(text: "one"), to: Alpha.self)
+        _ = try await host.context.messages.broadcast(Ping(text: "two"))
+        _ = try await host.context.messages.broadcast(HowMany(), combining: .count)
+        var iterator = listener.makeAsyncIterator()
+        #expect(await iterator.next()?.text == "one")
+        #expect(await iterator.next()?.text == "two")
+        #expect(recorder.entries == ["Alpha got one from nobody", "Alpha got two from nobody", "Gamma got two"])
+        listener.cancel()
+        #expect(await iterator.next() == nil)
+    }
+
+    @Test("After cancel() returns, a listener receives nothing, not even what it had buffered")
+    func cancellation() async throws {
+        let (host, _) = try await launchedHost([Alpha.self])
+        let listener = try host.context.messages.listen(to: Ping.self)
+        try await host.context.messages.send(Ping(text: "buffered"), to: Alpha.self)
+        listener.cancel()
+        #expect(listener.isCancelled)
+        try await host.context.messages.send(Ping(text: "after"), to: Alpha.self)
+        var received: [String] = []
+        for await message in listener { received.append(message.text) }
+        #expect(received.isEmpty)
+    }
+
+    @Test("A listener for a bounded time ends by itself; a waiting reader gets nil")
+    func boundedTime() async throws {
+        let (host, _) = try await launchedHost([Alpha.self])
+        let listener = try host.context.messages.listen(to: Ping.self, for: .milliseconds(50))
+        var received: [String] = []
+        try await host.context.messages.send(Ping(text: "in time"), to: Alpha.self)
+        for await message in listener { received.append(message.text) }
+        #expect(received == ["in time"])
+        #expect(listener.isCancelled)
+    }
+
+    @Test("Cancelling the task that reads a listener ends the listener")
+    func taskCancellation() async throws {
+        let (host, _) = try await launchedHost([Alpha.self])
+        let listener = try host.context.messages.listen(to: Ping.self)
+        let reader = Task {
+            var count = 0
+            for await _ in listener { count += 1 }
+            return count
+        }
+        try await host.context.messages.send(Ping(text: "a"), to: Alpha.self)
+        reader.cancel()
+        _ = await reader.value
+        #expect(listener.isCancelled)
+    }
+
+    @Test("A listener on a host without messages is a typed error")
+    func noBus() throws {
+        let host = try ApplicationHost(
+            manifest: ModuleManifest(name: "Plain", [Alpha.self]),
+            launchOptions: LaunchOptions()
+        )
+        let error = #expect(throws: MessageError.self) { _ = try host.context.messages.listen(to: Ping.self) }
+        #expect(error?.code == .noBus)
+    }
+}
