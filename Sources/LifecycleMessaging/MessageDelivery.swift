@@ -1,4 +1,5 @@
 public import LifecycleCore
+import Synchronization
 
 // How one receiver is called: the depth check, the handler's context, the journal record and the error.
 // `@inlinable`, so a send is specialized for its message type where it is written.
@@ -72,6 +73,9 @@ extension MessageRoute {
         if let chained = error as? MessageError, chained.code == .recursionLimit {
             return chained.after(hop(index, routing: routing, sender: sender))
         }
+        if let late = error as? BudgetExceeded {
+            return .timedOut(M.name, receiver: recipients[index].participant.name, budget: late.budget)
+        }
         return .receiversFailed(M.name, [(recipients[index].participant.name, error)])
     }
 
@@ -105,21 +109,29 @@ extension MessageRoute {
         }
     }
 
-    /// Calls the handler at `index`, synchronous or `async`.
+    /// Calls the handler at `index`, synchronous or `async`; an `async` one within `budget`, if set.
     @inlinable
     func call(
         _ index: Int,
         _ message: M,
         routing: MessageRouting,
-        sender: ObjectIdentifier?
+        sender: ObjectIdentifier?,
+        budget: Duration?
     ) async throws(MessageError) -> M.Reply {
         guard case .async(let handler) = handlers[index] else {
             return try callSync(index, message, routing: routing, sender: sender)
         }
         let call = try begin(index, routing: routing, sender: sender)
         do {
-            let reply = try await MessageDepth.current.withValue(call.depth) {
-                try await handler(message, call.context)
+            let depth = call.depth
+            let context = call.context
+            let reply: M.Reply
+            if let budget {
+                reply = try await withinBudget(budget) {
+                    try await MessageDepth.current.withValue(depth) { try await handler(message, context) }
+                }
+            } else {
+                reply = try await MessageDepth.current.withValue(depth) { try await handler(message, context) }
             }
             _ = end(call, index, routing: routing, sender: sender, reply: reply, error: nil)
             return reply
@@ -129,10 +141,105 @@ extension MessageRoute {
     }
 }
 
+/// Where a budgeted call meets its sender: the first of the answer and the deadline settles it, once,
+/// whether it comes before or after the sender waits.
+final class Settlement<R: Sendable>: Sendable {
+    private enum State {
+        case empty
+        case waiting(CheckedContinuation<R, any Error>)
+        case outcome(Result<R, any Error>)
+        case finished
+    }
+
+    private let state = Mutex(State.empty)
+
+    /// Settles with `result`, unless settled already.
+    func finish(_ result: Result<R, any Error>) {
+        let continuation: CheckedContinuation<R, any Error>? = state.withLock { state in
+            switch state {
+            case .empty:
+                state = .outcome(result)
+                return nil
+            case .waiting(let continuation):
+                state = .finished
+                return continuation
+            case .outcome, .finished:
+                return nil
+            }
+        }
+        continuation?.resume(with: result)
+    }
+
+    /// Waits for the settlement.
+    func wait() async throws -> R {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<R, any Error>) in
+            let early: Result<R, any Error>? = state.withLock { state in
+                if case .outcome(let result) = state {
+                    state = .finished
+                    return result
+                }
+                state = .waiting(continuation)
+                return nil
+            }
+            if let early { continuation.resume(with: early) }
+        }
+    }
+}
+
+/// An `async` handler ran past the send's budget.
+@usableFromInline
+struct BudgetExceeded: Error, CustomStringConvertible {
+    @usableFromInline let budget: Duration
+    @usableFromInline var description: String { "no answer within \(budget)" }
+}
+
+/// Runs `operation` in a task of its own and returns its result, or throws ``BudgetExceeded`` once
+/// `budget` has passed. On a timeout the task is cancelled and left to finish: whatever it returns later
+/// is dropped. Only sends with a budget pay for the tasks.
+@usableFromInline
+func withinBudget<R: Sendable>(
+    _ budget: Duration,
+    _ operation: @escaping @Sendable () async throws -> R
+) async throws -> R {
+    let settlement = Settlement<R>()
+    let work = Task { try await operation() }
+    let timer = Task {
+        do {
+            try await Task.sleep(for: budget)
+        } catch {
+            return  // the answer came first
+        }
+        work.cancel()
+        settlement.finish(.failure(BudgetExceeded(budget: budget)))
+    }
+    Task {
+        let result: Result<R, any Error>
+        do {
+            result = .success(try await work.value)
+        } catch {
+            result = .failure(error)
+        }
+        timer.cancel()
+        settlement.finish(result)
+    }
+    return try await withTaskCancellationHandler {
+        try await settlement.wait()
+    } onCancel: {
+        work.cancel()
+    }
+}
+
 /// The failures of a broadcast, as one error: a recursion error first, since it shows a loop.
 @usableFromInline
 func combinedFailure(_ message: String, _ errors: [MessageError]) -> MessageError? {
     guard !errors.isEmpty else { return nil }
     if let loop = errors.first(where: { $0.code == .recursionLimit }) { return loop }
-    return .receiversFailed(message, errors.flatMap(\.failures))
+    if errors.count == 1 { return errors[0] }
+    // A receiver that timed out has no failure of its own: the timeout is what it did.
+    return .receiversFailed(
+        message,
+        errors.flatMap { error in
+            error.failures.isEmpty ? error.modules.map { (receiver: $0, error: error as any Error) } : error.failures
+        }
+    )
 }

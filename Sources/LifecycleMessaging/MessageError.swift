@@ -7,6 +7,7 @@ public struct MessageError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         enum Base: String, Sendable {
             case noBus, notLaunched, terminated, noReceiver, asynchronousReceiver, receiverFailed, recursionLimit
+            case timedOut
         }
         let base: Base
 
@@ -26,6 +27,8 @@ public struct MessageError: Error, Sendable, CustomStringConvertible {
         /// Messages sent from handlers nested deeper than ``Messenger/maximumDepth``; ``MessageError/chain``
         /// shows the loop.
         public static let recursionLimit = Code(base: .recursionLimit)
+        /// An `async` receiver did not answer within the budget of the send (``Messenger/within(_:)``).
+        public static let timedOut = Code(base: .timedOut)
 
         public var description: String { base.rawValue }
     }
@@ -149,6 +152,18 @@ extension MessageError {
             description: failures.map { "`\($0.receiver)` threw \($0.error)" }.joined(separator: "; ")
                 + " while handling `\(message)`. Every other receiver was still called. Fix the handler, or catch "
                 + "the error in it if it is expected."
+        )
+    }
+
+    @usableFromInline
+    static func timedOut(_ message: String, receiver: String, budget: Duration) -> MessageError {
+        MessageError(
+            .timedOut,
+            message: message,
+            modules: [receiver],
+            description: "`\(receiver)` did not answer `\(message)` within \(budget). The send went on without its "
+                + "reply; the handler was cancelled, and whatever it returns later is dropped. Make the handler "
+                + "answer sooner (or check for cancellation), or send with a larger budget."
         )
     }
 

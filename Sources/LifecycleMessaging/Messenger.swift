@@ -28,10 +28,24 @@ public struct Messenger: Sendable {
     @usableFromInline let bus: MessageBus?
     /// The sending module's type, or `nil` when the sender is not a module.
     @usableFromInline let sender: ObjectIdentifier?
+    /// How long an `async` handler may take to answer an `async` send; `nil` for no limit.
+    @usableFromInline let budget: Duration?
 
-    init(bus: MessageBus?, sender: ObjectIdentifier?) {
+    init(bus: MessageBus?, sender: ObjectIdentifier?, budget: Duration? = nil) {
         self.bus = bus
         self.sender = sender
+        self.budget = budget
+    }
+
+    /// This messenger, whose `async` sends give each `async` handler at most `budget` to answer.
+    ///
+    /// A handler that runs past it is reported as ``MessageError/Code/timedOut`` (and, in a broadcast, the
+    /// others are still called). It is cancelled, and whatever it returns later is dropped, so a hanging
+    /// receiver cannot hang its sender. Synchronous handlers run to completion, as a function call does;
+    /// without a budget a send waits as long as its receivers take. Each budgeted call of an `async`
+    /// handler costs two tasks.
+    public func within(_ budget: Duration) -> Messenger {
+        Messenger(bus: bus, sender: sender, budget: budget)
     }
 
     @inlinable
@@ -71,7 +85,7 @@ public struct Messenger: Sendable {
         guard let route = routing.route(M.self), let index = route.positions[ObjectIdentifier(R.self)] else {
             throw Self.missing(M.self, R.self, routing)
         }
-        let reply = try await route.call(index, message, routing: routing, sender: sender)
+        let reply = try await route.call(index, message, routing: routing, sender: sender, budget: budget)
         if bus.hasListeners { bus.notifyListeners(message) }
         return reply
     }
@@ -145,7 +159,10 @@ public struct Messenger: Sendable {
             var errors: [MessageError] = []
             for index in route.positions(for: audience) {
                 do throws(MessageError) {
-                    rule.combine(&combined, try await route.call(index, message, routing: routing, sender: sender))
+                    rule.combine(
+                        &combined,
+                        try await route.call(index, message, routing: routing, sender: sender, budget: budget)
+                    )
                 } catch {
                     errors.append(error)
                 }

@@ -70,6 +70,10 @@ struct Slow: Message {
 
 struct Fail: Message {}
 
+struct Hang: Message {
+    typealias Reply = Int
+}
+
 struct Bounce: Message {
     var hops: Int
 }
@@ -93,6 +97,10 @@ struct Alpha: MessageReceiving, Auditing {
             )
         }
         handlers.on(HowMany.self) { _, _, _ in 1 }
+        handlers.on(Hang.self) { module, _, _ in
+            module.recorder.record("Alpha answered Hang")
+            return 1
+        }
         handlers.on(CanHandle.self) { module, message, _ in
             module.recorder.record("Alpha judged \(message.path)")
             return message.path == "/alpha"
@@ -152,6 +160,23 @@ struct Gamma: MessageReceiving, Auditing {
         handlers.on(Fail.self) { module, _, _ in
             module.recorder.record("Gamma failed")
             throw FixtureError(name: "Gamma")
+        }
+    }
+}
+
+/// Never answers `Hang`, and ignores cancellation: a receiver that hangs.
+struct Delta: MessageReceiving {
+    static let priority: ModulePriority = .minimum
+    init(context: LifecycleContext) {}
+
+    static func receiveMessages(_ handlers: inout MessageHandlers<Self>) {
+        handlers.on(Hang.self) { _, _, _ in
+            await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+            return 0
+        }
+        handlers.on(HowMany.self) { _, _, _ in
+            try await Task.sleep(for: .milliseconds(1))
+            return 4
         }
     }
 }

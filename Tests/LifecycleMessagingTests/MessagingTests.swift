@@ -234,3 +234,33 @@ struct MessagingLifecycleTests {
         #expect(Set(replies) == Set(1...(16 * perTask)))
     }
 }
+
+@Suite("Messages: a receiver that hangs")
+struct MessagingBudgetTests {
+    @Test("A send with a budget gives up on a hanging receiver with a typed error naming it")
+    func hangingReceiver() async throws {
+        let (host, _) = try await launchedHost([Alpha.self, Delta.self])
+        let budgeted = host.context.messages.within(.milliseconds(50))
+        let clock = ContinuousClock()
+        let began = clock.now
+        let error = await #expect(throws: MessageError.self) { try await budgeted.send(Hang(), to: Delta.self) }
+        #expect(error?.code == .timedOut)
+        #expect(error?.modules.map(short) == ["Delta"])
+        #expect(error?.description.contains("did not answer `Hang` within") == true)
+        #expect(began.duration(to: clock.now) < .seconds(10))
+        // A receiver that answers in time answers as without a budget.
+        #expect(try await budgeted.send(HowMany(), to: Delta.self) == 4)
+        #expect(try await budgeted.broadcast(HowMany(), combining: .collect) == [1, 4])
+    }
+
+    @Test("In a broadcast, the receivers that answer are still called and the one that hangs is named")
+    func hangingInBroadcast() async throws {
+        let (host, recorder) = try await launchedHost([Alpha.self, Delta.self])
+        let error = await #expect(throws: MessageError.self) {
+            try await host.context.messages.within(.milliseconds(50)).broadcast(Hang(), combining: .collect)
+        }
+        #expect(error?.code == .timedOut)
+        #expect(error?.modules.map(short) == ["Delta"])
+        #expect(recorder.entries == ["Alpha answered Hang"])
+    }
+}
