@@ -21,6 +21,12 @@ public struct MessageAudience: Sendable {
 
     @usableFromInline let kind: Kind
 
+    /// Whether this is every receiver.
+    @usableFromInline var isAll: Bool {
+        if case .all = kind { return true }
+        return false
+    }
+
     /// Every receiver of the message.
     public static let all = MessageAudience(kind: .all)
 

@@ -36,7 +36,8 @@ extension MessageRoute {
         let recipient = recipients[index]
         return Call(
             context: MessageContext(
-                sender: sender.flatMap { routing.modules[$0] },
+                sender: sender,
+                routing: routing,
                 messages: recipient.messenger,
                 lifecycle: recipient.lifecycle
             ),

@@ -36,15 +36,19 @@ extension MessageReceiving {
 /// continuing the chain), and the receiver's lifecycle context.
 public struct MessageContext: Sendable {
     /// The module that sent the message, or `nil` when the sender is not a module.
-    public let sender: Participant?
+    public var sender: Participant? { senderType.flatMap { routing.modules[$0] } }
+    /// The sender's type, looked up only when asked for.
+    @usableFromInline let senderType: ObjectIdentifier?
+    @usableFromInline let routing: MessageRouting
     /// Sends further messages as the receiving module.
     public let messages: Messenger
     /// The receiving module's context.
     public let lifecycle: LifecycleContext
 
     @usableFromInline
-    init(sender: Participant?, messages: Messenger, lifecycle: LifecycleContext) {
-        self.sender = sender
+    init(sender: ObjectIdentifier?, routing: MessageRouting, messages: Messenger, lifecycle: LifecycleContext) {
+        self.senderType = sender
+        self.routing = routing
         self.messages = messages
         self.lifecycle = lifecycle
     }

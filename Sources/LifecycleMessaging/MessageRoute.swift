@@ -59,6 +59,20 @@ final class MessageRoute<M: Message>: AnyMessageRoute {
     @usableFromInline var participants: [Participant] { recipients.map(\.participant) }
     @usableFromInline var messageName: String { M.name }
 
+    /// Calls `body` with the position of each receiver `audience` addresses, in delivery order. Every
+    /// receiver, the usual audience, costs no array.
+    @inlinable
+    func forEachPosition<Failure: Error>(
+        in audience: MessageAudience,
+        _ body: (Int) throws(Failure) -> Void
+    ) throws(Failure) {
+        if audience.isAll {
+            for index in handlers.indices { try body(index) }
+        } else {
+            for index in positions(for: audience) { try body(index) }
+        }
+    }
+
     /// The positions of the receivers `audience` addresses, in delivery order.
     @usableFromInline
     func positions(for audience: MessageAudience) -> [Int] {

@@ -120,15 +120,14 @@ public struct Messenger: Sendable {
         let (bus, routing) = try open(M.name)
         var combined = rule.initial
         if let route = routing.route(M.self) {
-            let positions = route.positions(for: audience)
             if route.anyAsync {
-                let async = positions.filter { route.handlers[$0].isAsync }
+                let async = route.positions(for: audience).filter { route.handlers[$0].isAsync }
                 if !async.isEmpty {
                     throw .asynchronousReceiver(M.name, receivers: async.map { route.recipients[$0].participant.name })
                 }
             }
             var errors: [MessageError] = []
-            for index in positions {
+            route.forEachPosition(in: audience) { index in
                 do throws(MessageError) {
                     rule.combine(&combined, try route.callSync(index, message, routing: routing, sender: sender))
                 } catch {
@@ -157,7 +156,10 @@ public struct Messenger: Sendable {
         var combined = rule.initial
         if let route = routing.route(M.self) {
             var errors: [MessageError] = []
-            for index in route.positions(for: audience) {
+            // Every receiver, the usual audience, costs no array of positions.
+            let selected: [Int]? = audience.isAll ? nil : route.positions(for: audience)
+            for place in 0..<(selected?.count ?? route.handlers.count) {
+                let index = selected?[place] ?? place
                 do throws(MessageError) {
                     rule.combine(
                         &combined,
