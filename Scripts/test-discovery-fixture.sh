@@ -8,6 +8,8 @@
 #  5. A module added without regenerating: the staleness check fails with the exact command, and the
 #     completeness check fails naming the missing type.
 #  6. Services: a required service that no linked module provides is a build warning at the declaration.
+#  7. Messages: the generated manifest lists the receivers (direct and through an extension) for
+#     withMessages(receivers:), and the host's bus delivers to them.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
@@ -121,5 +123,59 @@ swift build > "$work/build4.log" 2>&1 || { cat "$work/build4.log"; echo "FAIL: t
 grep -q "Dashboard.swift:6: warning: \`DashboardModule\` requires service \`Metrics\`, which no module linked into \`FixtureHost\` provides" "$work/build4.log" ||
     { cat "$work/build4.log"; echo "FAIL: no build warning for the missing provider"; exit 1; }
 echo "ok: the missing provider is a build warning at the requirement"
+
+echo "== messages: the generated manifest lists the receivers"
+# FeatureB gains LifecycleMessaging: a receiver, a module that receives through an extension, and a sender
+# that receives nothing. The dashboard goes: the service it requires would stop the host from starting.
+rm Sources/FeatureB/Dashboard.swift
+sed -i.orig 's|.product(name: "LifecycleServices", package: "ModuleLifecycle")\]|.product(name: "LifecycleServices", package: "ModuleLifecycle"), .product(name: "LifecycleMessaging", package: "ModuleLifecycle")]|' Package.swift
+grep -q 'name: "LifecycleMessaging"' Package.swift || { echo "FAIL: could not add LifecycleMessaging to FeatureB"; exit 1; }
+cat > Sources/FeatureB/Messages.swift <<'SWIFT'
+import LifecycleCore
+import LifecycleMessaging
+
+struct Ping: Message {}
+
+struct InboxModule: MessageReceiving {
+    static let priority: ModulePriority = .low
+    init(context: LifecycleContext) {}
+    static func receiveMessages(_ handlers: inout MessageHandlers<Self>) {
+        handlers.on(Ping.self) { _, _, _ in print("received Ping in InboxModule") }
+    }
+}
+
+struct LedgerModule: LifecycleModule {
+    static let priority: ModulePriority = .low
+    init(context: LifecycleContext) {}
+}
+
+extension LedgerModule: MessageReceiving {
+    static func receiveMessages(_ handlers: inout MessageHandlers<Self>) {
+        handlers.on(Ping.self) { _, _, _ in print("received Ping in LedgerModule") }
+    }
+}
+
+struct AnnouncerModule: LifecycleModule, SyncDidFinishLaunching {
+    static let priority: ModulePriority = .low
+    init(context: LifecycleContext) {}
+    func didFinishLaunching(_ context: LifecycleContext) throws -> Bool {
+        let count = try context.messages(from: Self.self).broadcast(Ping())
+        print("broadcast Ping to \(count) receivers")
+        return false
+    }
+}
+SWIFT
+swift build > "$work/build5.log" 2>&1 || { cat "$work/build5.log"; echo "FAIL: the fixture with messages does not build"; exit 1; }
+generated=$(find .build -path '*ModuleDiscoveryPlugin/ModuleManifest+FeatureB.swift' | head -1)
+[ -n "$generated" ] || { echo "FAIL: no generated manifest for FeatureB"; exit 1; }
+check "the manifest adds the receivers with withMessages" "    ).withMessages(receivers: _lifecycleMessageReceivers_FeatureB())" "$(grep '^    )\.' "$generated")"
+check "the receivers, in manifest order, and only they" "private func _lifecycleMessageReceivers_FeatureB() -> [any MessageReceiving.Type] {
+    var receivers: [any MessageReceiving.Type] = []
+    receivers.append(InboxModule.self)
+    receivers.append(LedgerModule.self)
+    return receivers
+}" "$(sed -n '/^private func _lifecycleMessageReceivers_FeatureB()/,/^}/p' "$generated")"
+output=$(run_host) || { echo "FAIL: the host with messages does not run"; exit 1; }
+check "the host's bus delivers to both receivers" "broadcast Ping to 2 receivers" "$(grep '^broadcast' <<<"$output")"
 
 echo "discovery fixture: all checks passed"

@@ -57,9 +57,16 @@ struct CapabilityScan {
         ("ServiceProvidingModule", "providers"), ("ServiceRequiringModule", "requirers"),
     ]
 
+    /// LifecycleMessaging's role protocol, and the generated list of the manifest's messages that names
+    /// each module adopting it (`withMessages(receivers:)`).
+    static let messageRoles: [(name: String, list: String)] = [("MessageReceiving", "receivers")]
+
+    /// Every role protocol: adopted only under a condition, it leaves the module to the runtime.
+    static let roles: [(name: String, list: String)] = serviceRoles + messageRoles
+
     /// Every capability protocol's name.
     static let names: Set<String> = Set(
-        events.flatMap { [$0.async, $0.sync].compactMap { $0 } } + typeLevel.map(\.name) + serviceRoles.map(\.name)
+        events.flatMap { [$0.async, $0.sync].compactMap { $0 } } + typeLevel.map(\.name) + roles.map(\.name)
     )
 
     /// Protocols and types from the standard library and Foundation that a module may inherit and that
@@ -82,8 +89,8 @@ struct CapabilityScan {
     private let shadowed: Bool
 
     /// Indexes `all` (the module's declarations and its dependencies') once, for every module of a scan.
-    /// `own` are the module's declarations; `isCore` tells the declarations of LifecycleCore and
-    /// LifecycleServices, which declare the capability protocols.
+    /// `own` are the module's declarations; `isCore` tells the declarations of LifecycleCore,
+    /// LifecycleServices and LifecycleMessaging, which declare the capability protocols.
     init(own: [Declaration], all: [Declaration], isCore: (Declaration) -> Bool) {
         var inheritable: [String: [Declaration]] = [:]
         var extensions: [String: [Declaration]] = [:]

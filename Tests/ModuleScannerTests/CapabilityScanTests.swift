@@ -27,6 +27,46 @@ private func generated(_ text: String, context: [String: String] = [:]) -> Strin
     return body.components(separatedBy: "    return modules").first ?? ""
 }
 
+/// The role protocols, as LifecycleServices and LifecycleMessaging declare them.
+private let serviceRoleFile = SourceFile(
+    path: "/p/S/S.swift",
+    text: "public protocol ServiceProvidingModule: LifecycleModule {}\n"
+        + "public protocol ServiceRequiringModule: LifecycleModule {}"
+)
+private let messagingRoleFile = SourceFile(
+    path: "/p/Messaging/MessageReceiving.swift",
+    text: "public protocol MessageReceiving: LifecycleModule {\n"
+        + "    static func receiveMessages(_ handlers: inout MessageHandlers<Self>)\n}"
+)
+
+/// Generates the manifest of target `module`, whose one file `/p/<module>/A.swift` holds `text`, with
+/// `dependencies`, each a module and its one file.
+private func generated(
+    _ text: String,
+    module: String = "M",
+    mode: ManifestGenerator.Mode = .library,
+    dependencies: [(module: String, file: SourceFile)]
+) -> ManifestGenerator.Output {
+    let own = "/p/\(module)/A.swift"
+    return ManifestGenerator(
+        module: module,
+        mode: mode,
+        paths: [own],
+        dependencies: dependencies.map { .init(module: $0.module, paths: [$0.file.path]) },
+        locationComments: false
+    ).generate(ParsedSources([SourceFile(path: own, text: text)] + dependencies.map(\.file)))
+}
+
+/// Generates the manifest of target `M` (one file), with LifecycleServices and LifecycleMessaging, which
+/// declare the role protocols, as dependencies.
+private func receiverManifest(_ text: String, mode: ManifestGenerator.Mode = .library) -> String {
+    generated(
+        text,
+        mode: mode,
+        dependencies: [("LifecycleServices", serviceRoleFile), ("LifecycleMessaging", messagingRoleFile)]
+    ).text
+}
+
 @Suite("Scanner: capability tables")
 struct CapabilityScanTests {
     @Test("Capabilities adopted directly, through refined protocols, typealiases and extensions")
@@ -124,22 +164,7 @@ struct CapabilityScanTests {
     @Test("Service roles: the manifest lists providers and requirers for withServices, and imports LifecycleServices")
     func serviceRoles() {
         func manifest(_ text: String) -> String {
-            ManifestGenerator(
-                module: "M",
-                mode: .library,
-                paths: ["/p/M/A.swift"],
-                dependencies: [.init(module: "LifecycleServices", paths: ["/p/S/S.swift"])],
-                locationComments: false
-            ).generate(
-                ParsedSources([
-                    SourceFile(path: "/p/M/A.swift", text: text),
-                    SourceFile(
-                        path: "/p/S/S.swift",
-                        text: "public protocol ServiceProvidingModule: LifecycleModule {}\n"
-                            + "public protocol ServiceRequiringModule: LifecycleModule {}"
-                    ),
-                ])
-            ).text
+            generated(text, dependencies: [("LifecycleServices", serviceRoleFile)]).text
         }
         let text = manifest(
             """
@@ -191,29 +216,122 @@ struct CapabilityScanTests {
         #expect(!manifest("struct P: LifecycleModule {}").contains("LifecycleServices"))
     }
 
+    @Test("Message receivers: the manifest lists them for withMessages, and imports LifecycleMessaging")
+    func messageReceivers() {
+        let text = receiverManifest(
+            """
+            struct Pricing: MessageReceiving, WillTerminate {}
+            struct Plain: LifecycleModule {}
+            struct Audit: LifecycleModule {}
+            extension Audit: MessageReceiving {}
+            #if os(Linux)
+            struct Metrics: LifecycleModule, MessageReceiving {}
+            #endif
+            """
+        )
+        #expect(text.contains("public import LifecycleCore\nimport LifecycleMessaging\n\n"))
+        #expect(text.contains("    ).withMessages(receivers: _lifecycleMessageReceivers_M())\n}\n"))
+        // In manifest order (file, then line: an extension's conformance counts where it is declared),
+        // under each module's own condition; a module that receives nothing is not listed.
+        #expect(
+            text.hasSuffix(
+                """
+
+                private func _lifecycleMessageReceivers_M() -> [any MessageReceiving.Type] {
+                    var receivers: [any MessageReceiving.Type] = []
+                    receivers.append(Pricing.self)
+                    receivers.append(Audit.self)
+                #if os(Linux)
+                    receivers.append(Metrics.self)
+                #endif
+                    return receivers
+                }
+
+                """
+            )
+        )
+        #expect(!text.contains("receivers.append(Plain.self)"))
+        // The role is part of the capability table's reading: the module keeps its table.
+        #expect(text.contains("modules.append(DeclaredModule(Pricing.self) { module, hooks in"))
+        #expect(text.contains("modules.append(DeclaredModule(Audit.self) { _, _ in })"))
+    }
+
+    @Test("Without receivers the manifest has no withMessages and no LifecycleMessaging import")
+    func noMessageReceivers() {
+        let text = receiverManifest("struct P: LifecycleModule, WillTerminate {}\nextension P: DidBecomeActive {}")
+        #expect(!text.contains("withMessages"))
+        #expect(!text.contains("LifecycleMessaging"))
+        #expect(!text.contains("_lifecycleMessage"))
+        // Also without services: the header is the plain one.
+        #expect(text.contains("public import LifecycleCore\n\nextension ModuleManifest {"))
+    }
+
+    @Test("Message roles follow the service roles: #if, both roles, aggregates, shadows")
+    func messageReceiverConventions() {
+        // An extension under #if that adds the role is a conformance of its own, as for a service role:
+        // the unconditional entry goes to the runtime, and the extension's entry is listed under its condition.
+        let conditional = receiverManifest(
+            "struct M: LifecycleModule {}\n#if DEBUG\nextension M: MessageReceiving {}\n#endif"
+        )
+        #expect(conditional.contains("    modules.append(DeclaredModule(M.self))  // conformances read at run time\n"))
+        #expect(conditional.contains("#if DEBUG\n    receivers.append(M.self)\n#endif\n"))
+        #expect(conditional.contains("    ).withMessages(receivers: _lifecycleMessageReceivers_M())\n"))
+        let conditionalService = receiverManifest(
+            "struct M: LifecycleModule {}\n#if DEBUG\nextension M: ServiceProvidingModule {}\n#endif"
+        )
+        #expect(
+            conditionalService.contains(
+                "    modules.append(DeclaredModule(M.self))  // conformances read at run time\n"
+            )
+        )
+        #expect(conditionalService.contains("#if DEBUG\n    providers.append(M.self)\n#endif\n"))
+        // A role adopted under a condition the entry does not carry (here through a superclass's extension)
+        // leaves the module to the runtime, and it is not listed.
+        let inherited = receiverManifest(
+            "class Base: LifecycleModule {}\n#if DEBUG\nextension Base: MessageReceiving {}\n#endif\n"
+                + "final class Child: Base {}"
+        )
+        #expect(
+            inherited.contains("    modules.append(DeclaredModule(Child.self))  // conformances read at run time\n")
+        )
+        #expect(!inherited.contains("receivers.append(Child.self)"))
+        // Services and messages together: both lists, both imports, services first.
+        let both = receiverManifest("struct Cache: LifecycleModule, ServiceProvidingModule, MessageReceiving {}")
+        #expect(both.contains("public import LifecycleCore\nimport LifecycleMessaging\nimport LifecycleServices\n"))
+        #expect(
+            both.contains(
+                "    ).withServices(providers: _lifecycleServiceProviders_M(), requirers: _lifecycleServiceRequirers_M())"
+                    + ".withMessages(receivers: _lifecycleMessageReceivers_M())\n"
+            )
+        )
+        #expect(both.contains("    providers.append(Cache.self)\n"))
+        #expect(both.contains("    receivers.append(Cache.self)\n"))
+        // An aggregate lists its own receivers; LifecycleMessaging itself is never discovered or checked.
+        let aggregate = receiverManifest("struct Host: MessageReceiving {}", mode: .aggregate)
+        #expect(aggregate.contains("import LifecycleCore\nimport LifecycleMessaging\n\n"))
+        #expect(aggregate.contains(#"sourceModules: ["M"],"#))
+        #expect(aggregate.contains("            ).withMessages(receivers: _lifecycleMessageReceivers_M()),\n"))
+        #expect(aggregate.contains("    receivers.append(Host.self)\n"))
+        #expect(!aggregate.contains(".LifecycleMessaging"))
+        // A protocol of the target named like the role is not LifecycleMessaging's: the runtime decides.
+        let shadowed = receiverManifest(
+            "protocol MessageReceiving: LifecycleModule {}\nstruct R: LifecycleModule, MessageReceiving {}"
+        )
+        #expect(shadowed.contains("modules.append(DeclaredModule(R.self))  // conformances read at run time"))
+        #expect(!shadowed.contains("withMessages"))
+    }
+
     @Test("An executable's or a test's plugin warns at the declaration about a missing or a duplicate provider")
     func serviceWarnings() {
-        let roles = SourceFile(
-            path: "/p/S/S.swift",
-            text: "public protocol ServiceProvidingModule: LifecycleModule {}\n"
-                + "public protocol ServiceRequiringModule: LifecycleModule {}"
-        )
         func warnings(_ own: String, dependency: String) -> [String] {
-            ManifestGenerator(
+            generated(
+                own,
                 module: "App",
                 mode: .aggregate,
-                paths: ["/p/App/A.swift"],
                 dependencies: [
-                    .init(module: "LifecycleServices", paths: ["/p/S/S.swift"]),
-                    .init(module: "Feature", paths: ["/p/Feature/F.swift"]),
-                ],
-                locationComments: false
-            ).generate(
-                ParsedSources([
-                    SourceFile(path: "/p/App/A.swift", text: own),
-                    SourceFile(path: "/p/Feature/F.swift", text: dependency),
-                    roles,
-                ])
+                    ("LifecycleServices", serviceRoleFile),
+                    ("Feature", SourceFile(path: "/p/Feature/F.swift", text: dependency)),
+                ]
             ).diagnostics.map(\.description)
         }
         let requirer = """
