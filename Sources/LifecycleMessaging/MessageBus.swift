@@ -20,11 +20,12 @@ public final class MessageBus: Sendable {
     }
 
     /// The installation, if messages can flow now: from the start of the launch until termination ends.
+    /// The message's name is built only for an error: `Message.name` costs a `String(describing:)`.
     @usableFromInline
-    func open(_ message: String) throws(MessageError) -> MessageRouting {
-        guard let routing = installation.withLock({ $0 }) else { throw .noBus(message) }
+    func open<M: Message>(_: M.Type) throws(MessageError) -> MessageRouting {
+        guard let routing = installation.withLock({ $0 }) else { throw .noBus(M.name) }
         let state = routing.context.events.mailbox?.stateWithoutLock ?? .notRunning
-        guard state != .notRunning, state != .terminated else { throw .closed(message, state: state) }
+        guard state != .notRunning, state != .terminated else { throw .closed(M.name, state: state) }
         return routing
     }
 

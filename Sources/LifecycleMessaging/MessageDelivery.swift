@@ -1,94 +1,11 @@
 public import LifecycleCore
 import Synchronization
 
-// How one receiver is called: the depth check, the handler's context, the journal record and the error.
-// `@inlinable`, so a send is specialized for its message type where it is written.
-
-/// How deeply the current task is nested in message handlers.
-@usableFromInline
-enum MessageDepth {
-    /// A task-local value, declared without the wrapper so inlined sends can read and set it.
-    @usableFromInline static let current = TaskLocal(wrappedValue: 0)
-}
+// How one receiver is called: its context, the journal record and the error. `@inlinable`, so a send is
+// specialized for its message type where it is written. The depth is counted once per send, by the
+// sender (`Messenger`), not once per receiver.
 
 extension MessageRoute {
-    /// What one call needs before the handler runs; throws when the chain is too deep.
-    @usableFromInline
-    struct Call {
-        @usableFromInline let context: MessageContext
-        @usableFromInline let depth: Int
-        @usableFromInline let began: ContinuousClock.Instant?
-
-        @usableFromInline
-        init(context: MessageContext, depth: Int, began: ContinuousClock.Instant?) {
-            self.context = context
-            self.depth = depth
-            self.began = began
-        }
-    }
-
-    @inlinable
-    func begin(_ index: Int, routing: MessageRouting, sender: ObjectIdentifier?) throws(MessageError) -> Call {
-        let depth = MessageDepth.current.get()
-        guard depth < Messenger.maximumDepth else {
-            throw .recursionLimit(M.name, hop: hop(index, routing: routing, sender: sender))
-        }
-        let recipient = recipients[index]
-        return Call(
-            context: MessageContext(
-                sender: sender,
-                routing: routing,
-                messages: recipient.messenger,
-                lifecycle: recipient.lifecycle
-            ),
-            depth: depth + 1,
-            began: routing.context.observer == nil ? nil : .now
-        )
-    }
-
-    /// Records the call in the host's journal, when it keeps one, and turns what the handler threw into
-    /// the error the sender sees: a recursion error passes through with this hop added to its chain.
-    @inlinable
-    func end(
-        _ call: Call,
-        _ index: Int,
-        routing: MessageRouting,
-        sender: ObjectIdentifier?,
-        reply: M.Reply?,
-        error: (any Error)?
-    ) -> MessageError? {
-        if let began = call.began, let observer = routing.context.observer {
-            observer(
-                DeliveryRecord(
-                    event: event,
-                    participant: recipients[index].participant,
-                    start: began,
-                    duration: began.duration(to: .now),
-                    result: reply as? Bool,
-                    error: error,
-                    sender: call.context.sender
-                )
-            )
-        }
-        guard let error else { return nil }
-        if let chained = error as? MessageError, chained.code == .recursionLimit {
-            return chained.after(hop(index, routing: routing, sender: sender))
-        }
-        if let late = error as? BudgetExceeded {
-            return .timedOut(M.name, receiver: recipients[index].participant.name, budget: late.budget)
-        }
-        return .receiversFailed(M.name, [(recipients[index].participant.name, error)])
-    }
-
-    @usableFromInline
-    func hop(_ index: Int, routing: MessageRouting, sender: ObjectIdentifier?) -> MessageError.Hop {
-        MessageError.Hop(
-            sender: sender.flatMap { routing.modules[$0]?.name },
-            message: M.name,
-            receiver: recipients[index].participant.name
-        )
-    }
-
     /// Calls the synchronous handler at `index`.
     @inlinable
     func callSync(
@@ -100,14 +17,9 @@ extension MessageRoute {
         guard case .sync(let handler) = handlers[index] else {
             throw .asynchronousReceiver(M.name, receivers: [recipients[index].participant.name])
         }
-        let call = try begin(index, routing: routing, sender: sender)
-        do {
-            let reply = try MessageDepth.current.withValue(call.depth) { try handler(message, call.context) }
-            _ = end(call, index, routing: routing, sender: sender, reply: reply, error: nil)
-            return reply
-        } catch {
-            throw end(call, index, routing: routing, sender: sender, reply: nil, error: error)!
-        }
+        let context = MessageContext(recipient: contexts[index], sender: sender)
+        let began = routing.context.observer == nil ? nil : ContinuousClock.now
+        return try settle(Result { try handler(message, context) }, index, began: began, context, routing: routing)
     }
 
     /// Calls the handler at `index`, synchronous or `async`; an `async` one within `budget`, if set.
@@ -122,23 +34,90 @@ extension MessageRoute {
         guard case .async(let handler) = handlers[index] else {
             return try callSync(index, message, routing: routing, sender: sender)
         }
-        let call = try begin(index, routing: routing, sender: sender)
+        let context = MessageContext(recipient: contexts[index], sender: sender)
+        let began = routing.context.observer == nil ? nil : ContinuousClock.now
+        let outcome: Result<M.Reply, any Error>
         do {
-            let depth = call.depth
-            let context = call.context
-            let reply: M.Reply
             if let budget {
-                reply = try await withinBudget(budget) {
-                    try await MessageDepth.current.withValue(depth) { try await handler(message, context) }
-                }
+                outcome = .success(try await withinBudget(budget) { try await handler(message, context) })
             } else {
-                reply = try await MessageDepth.current.withValue(depth) { try await handler(message, context) }
+                outcome = .success(try await handler(message, context))
             }
-            _ = end(call, index, routing: routing, sender: sender, reply: reply, error: nil)
-            return reply
         } catch {
-            throw end(call, index, routing: routing, sender: sender, reply: nil, error: error)!
+            outcome = .failure(error)
         }
+        return try settle(outcome, index, began: began, context, routing: routing)
+    }
+
+    /// Reports the call to the host's journal when it keeps one (`began` is set then), and returns the
+    /// reply or the error the sender sees.
+    @inlinable
+    func settle(
+        _ outcome: Result<M.Reply, any Error>,
+        _ index: Int,
+        began: ContinuousClock.Instant?,
+        _ context: MessageContext,
+        routing: MessageRouting
+    ) throws(MessageError) -> M.Reply {
+        if let began, let observer = routing.context.observer {
+            record(observer, index, began: began, outcome: outcome, sender: context)
+        }
+        switch outcome {
+        case .success(let reply): return reply
+        case .failure(let error): throw failure(error, at: index, routing: routing, sender: context.senderType)
+        }
+    }
+
+    /// Reports one call to the host's journal and `onDelivery`.
+    @usableFromInline
+    func record(
+        _ observer: DeliveryObserver,
+        _ index: Int,
+        began: ContinuousClock.Instant,
+        outcome: Result<M.Reply, any Error>,
+        sender context: MessageContext
+    ) {
+        var reply: M.Reply?
+        var error: (any Error)?
+        switch outcome {
+        case .success(let value): reply = value
+        case .failure(let failure): error = failure
+        }
+        observer(
+            DeliveryRecord(
+                event: event,
+                participant: recipients[index].participant,
+                start: began,
+                duration: began.duration(to: .now),
+                result: reply as? Bool,
+                error: error,
+                sender: context.sender
+            )
+        )
+    }
+
+    /// What the sender sees when the handler at `index` threw `error`: a recursion error passes through
+    /// with this hop added to its chain, a budget overrun is a timeout, anything else a failure.
+    @usableFromInline
+    func failure(_ error: any Error, at index: Int, routing: MessageRouting, sender: ObjectIdentifier?) -> MessageError
+    {
+        if let chained = error as? MessageError, chained.code == .recursionLimit {
+            return chained.after(hop(to: recipients[index].participant.name, routing: routing, sender: sender))
+        }
+        if let late = error as? BudgetExceeded {
+            return .timedOut(M.name, receiver: recipients[index].participant.name, budget: late.budget)
+        }
+        return .receiversFailed(M.name, [(recipients[index].participant.name, error)])
+    }
+
+    /// One hop of a chain of sends, for a recursion error.
+    @usableFromInline
+    func hop(to receiver: String, routing: MessageRouting, sender: ObjectIdentifier?) -> MessageError.Hop {
+        MessageError.Hop(
+            sender: sender.flatMap { routing.directory.modules[$0]?.name },
+            message: M.name,
+            receiver: receiver
+        )
     }
 }
 

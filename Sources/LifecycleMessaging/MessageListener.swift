@@ -4,7 +4,7 @@ import Synchronization
 /// is not a module: a request handler, a test. Made by ``Messenger/listen(to:for:)``.
 ///
 /// The listener receives each message after the module receivers of that send, whatever its audience,
-/// and never replies. It buffers what arrives before it is read. It ends when its time is up, when
+/// even when a receiver threw; a refused send reached nobody and is not heard. It never replies. It buffers what arrives before it is read. It ends when its time is up, when
 /// ``cancel()`` is called, or when the task iterating it is cancelled; then the sequence ends, and it
 /// receives nothing after ``cancel()`` returns, not even what it had buffered.
 ///

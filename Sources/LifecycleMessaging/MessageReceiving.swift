@@ -35,23 +35,22 @@ extension MessageReceiving {
 /// What a handler receives besides the message: who sent it, a messenger to send on (as the receiver,
 /// continuing the chain), and the receiver's lifecycle context.
 public struct MessageContext: Sendable {
-    /// The module that sent the message, or `nil` when the sender is not a module.
-    public var sender: Participant? { senderType.flatMap { routing.modules[$0] } }
+    @usableFromInline let recipient: RecipientContext
     /// The sender's type, looked up only when asked for.
     @usableFromInline let senderType: ObjectIdentifier?
-    @usableFromInline let routing: MessageRouting
-    /// Sends further messages as the receiving module.
-    public let messages: Messenger
-    /// The receiving module's context.
-    public let lifecycle: LifecycleContext
 
     @usableFromInline
-    init(sender: ObjectIdentifier?, routing: MessageRouting, messages: Messenger, lifecycle: LifecycleContext) {
+    init(recipient: RecipientContext, sender: ObjectIdentifier?) {
+        self.recipient = recipient
         self.senderType = sender
-        self.routing = routing
-        self.messages = messages
-        self.lifecycle = lifecycle
     }
+
+    /// The module that sent the message, or `nil` when the sender is not a module.
+    public var sender: Participant? { senderType.flatMap { recipient.directory.modules[$0] } }
+    /// Sends further messages as the receiving module.
+    public var messages: Messenger { recipient.messenger }
+    /// The receiving module's context.
+    public var lifecycle: LifecycleContext { recipient.lifecycle }
 }
 
 /// The message handlers of one receiver type, filled in by ``MessageReceiving/receiveMessages(_:)``.

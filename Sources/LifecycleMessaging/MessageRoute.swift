@@ -11,10 +11,35 @@ struct MessageRecipient: Sendable {
     /// The instance, for ``MessageAudience/conforming(to:)``.
     let instance: any LifecycleModule
     let tags: [MessageTag]
-    /// What its handlers receive: its own messenger (sending continues the chain as this module) and
-    /// the host's context.
+    /// What its handlers receive, built once.
+    let context: RecipientContext
+}
+
+/// The part of a ``MessageContext`` that belongs to the receiver, built once per installation so a call
+/// passes one reference: the receiver's own messenger (sending as it) and the host's context.
+@usableFromInline
+final class RecipientContext: Sendable {
     @usableFromInline let messenger: Messenger
     @usableFromInline let lifecycle: LifecycleContext
+    /// Who is a module of the host, to name a sender when a handler asks.
+    @usableFromInline let directory: ModuleDirectory
+
+    init(messenger: Messenger, lifecycle: LifecycleContext, directory: ModuleDirectory) {
+        self.messenger = messenger
+        self.lifecycle = lifecycle
+        self.directory = directory
+    }
+}
+
+/// Every installed module, receiver or not, by type: the senders, and the "to one" addresses that exist
+/// but receive nothing.
+@usableFromInline
+final class ModuleDirectory: Sendable {
+    @usableFromInline let modules: [ObjectIdentifier: Participant]
+
+    init(modules: [ObjectIdentifier: Participant]) {
+        self.modules = modules
+    }
 }
 
 /// The receivers of one message type, in delivery order (dependencies, then priority, then manifest
@@ -36,6 +61,8 @@ final class MessageRoute<M: Message>: AnyMessageRoute {
 
     @usableFromInline let handlers: [Handler]
     @usableFromInline let recipients: [MessageRecipient]
+    /// Each recipient's context, apart: the one thing a call reads of the recipient.
+    @usableFromInline let contexts: [RecipientContext]
     /// The message as delivery records name it.
     @usableFromInline let event: LifecycleEvent
     /// Position of each receiver, by its type.
@@ -49,6 +76,7 @@ final class MessageRoute<M: Message>: AnyMessageRoute {
     init(handlers: [Handler], recipients: [MessageRecipient]) {
         self.handlers = handlers
         self.recipients = recipients
+        self.contexts = recipients.map(\.context)
         self.event = LifecycleEvent(message: M.self, name: M.name)
         var positions: [ObjectIdentifier: Int] = [:]
         for (index, recipient) in recipients.enumerated() { positions[recipient.type] = index }
@@ -96,9 +124,8 @@ protocol AnyMessageRoute: AnyObject, Sendable {
 @usableFromInline
 final class MessageRouting: Sendable {
     @usableFromInline let routes: [ObjectIdentifier: any AnyMessageRoute]
-    /// Every installed module, receiver or not, by type: the senders, and the "to one" addresses that
-    /// exist but receive nothing.
-    @usableFromInline let modules: [ObjectIdentifier: Participant]
+    /// Every installed module, by type.
+    @usableFromInline let directory: ModuleDirectory
     /// The message types in the order their first receiver registered them.
     let order: [ObjectIdentifier]
     /// The host's context: its state and its journal.
@@ -106,12 +133,12 @@ final class MessageRouting: Sendable {
 
     init(
         routes: [ObjectIdentifier: any AnyMessageRoute],
-        modules: [ObjectIdentifier: Participant],
+        directory: ModuleDirectory,
         order: [ObjectIdentifier],
         context: LifecycleContext
     ) {
         self.routes = routes
-        self.modules = modules
+        self.directory = directory
         self.order = order
         self.context = context
     }
@@ -149,10 +176,10 @@ struct MessageRoutingBuilder {
         builders[key] = builder
     }
 
-    func build(modules: [ObjectIdentifier: Participant], context: LifecycleContext) -> MessageRouting {
+    func build(directory: ModuleDirectory, context: LifecycleContext) -> MessageRouting {
         var routes: [ObjectIdentifier: any AnyMessageRoute] = [:]
         for key in order { routes[key] = builders[key]?.build() }
-        return MessageRouting(routes: routes, modules: modules, order: order, context: context)
+        return MessageRouting(routes: routes, directory: directory, order: order, context: context)
     }
 }
 

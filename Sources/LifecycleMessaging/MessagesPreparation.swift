@@ -78,12 +78,13 @@ struct MessagesPreparation: ManifestPreparation {
         guard let bus = context.launchOptions[MessageBusKey.self] else { return }
         var builder = MessageRoutingBuilder()
         var participants: [ObjectIdentifier: Participant] = [:]
+        for module in modules { participants[ObjectIdentifier(module.type)] = module.participant }
+        let directory = ModuleDirectory(modules: participants)
         for module in modules {
-            participants[ObjectIdentifier(module.type)] = module.participant
             guard let receiver = receiverType(of: module.type) else { continue }
-            Self.bind(receiver, module, bus: bus, context: context, into: &builder)
+            Self.bind(receiver, module, bus: bus, context: context, directory: directory, into: &builder)
         }
-        bus.install(builder.build(modules: participants, context: context))
+        bus.install(builder.build(directory: directory, context: context))
     }
 
     /// Appends the handlers of `module`, a `R`, to their routes: the first handler of each message type.
@@ -92,6 +93,7 @@ struct MessagesPreparation: ManifestPreparation {
         _ module: InstalledModule,
         bus: MessageBus,
         context: LifecycleContext,
+        directory: ModuleDirectory,
         into builder: inout MessageRoutingBuilder
     ) {
         guard let instance = module.instance as? R else { return }
@@ -103,8 +105,11 @@ struct MessagesPreparation: ManifestPreparation {
                 type: ObjectIdentifier(R.self),
                 instance: instance,
                 tags: R.messageTags,
-                messenger: Messenger(bus: bus, sender: ObjectIdentifier(R.self)),
-                lifecycle: context
+                context: RecipientContext(
+                    messenger: Messenger(bus: bus, sender: ObjectIdentifier(R.self)),
+                    lifecycle: context,
+                    directory: directory
+                )
             )
         )
         var seen: Set<ObjectIdentifier> = []

@@ -49,8 +49,8 @@ public struct Messenger: Sendable {
     }
 
     @inlinable
-    func open(_ message: String) throws(MessageError) -> (MessageBus, MessageRouting) {
-        guard let bus else { throw .noBus(message) }
+    func open<M: Message>(_ message: M.Type) throws(MessageError) -> (MessageBus, MessageRouting) {
+        guard let bus else { throw .noBus(M.name) }
         return (bus, try bus.open(message))
     }
 
@@ -64,13 +64,12 @@ public struct Messenger: Sendable {
     @inlinable
     public func send<M: Message, R: MessageReceiving>(_ message: M, to receiver: R.Type) throws(MessageError) -> M.Reply
     {
-        let (bus, routing) = try open(M.name)
-        guard let route = routing.route(M.self), let index = route.positions[ObjectIdentifier(R.self)] else {
-            throw Self.missing(M.self, R.self, routing)
+        let (bus, routing) = try open(M.self)
+        let (route, index) = try Self.find(M.self, R.self, routing)
+        guard !route.handlers[index].isAsync else {
+            throw .asynchronousReceiver(M.name, receivers: [route.recipients[index].participant.name])
         }
-        let reply = try route.callSync(index, message, routing: routing, sender: sender)
-        if bus.hasListeners { bus.notifyListeners(message) }
-        return reply
+        return try callNow(route, index, message, bus: bus, routing: routing)
     }
 
     /// Sends `message` to the module `receiver`, whose handler may be `async`, and returns its reply.
@@ -81,25 +80,176 @@ public struct Messenger: Sendable {
         _ message: M,
         to receiver: R.Type
     ) async throws(MessageError) -> M.Reply {
-        let (bus, routing) = try open(M.name)
-        guard let route = routing.route(M.self), let index = route.positions[ObjectIdentifier(R.self)] else {
-            throw Self.missing(M.self, R.self, routing)
+        let (bus, routing) = try open(M.self)
+        let (route, index) = try Self.find(M.self, R.self, routing)
+        if route.handlers[index].isAsync {
+            let depth = try depth(M.self, routing) { route.recipients[index].participant.name } + 1
+            defer { if bus.hasListeners { bus.notifyListeners(message) } }
+            return try await Self.nested(at: depth) { () async throws(MessageError) -> M.Reply in
+                try await route.call(index, message, routing: routing, sender: sender, budget: budget)
+            }
         }
-        let reply = try await route.call(index, message, routing: routing, sender: sender, budget: budget)
-        if bus.hasListeners { bus.notifyListeners(message) }
-        return reply
+        return try callNow(route, index, message, bus: bus, routing: routing)
     }
 
-    @usableFromInline
-    static func missing<M: Message, R: MessageReceiving>(
+    /// Calls the synchronous handler at `index` of `route`, counted one level deeper on this thread: it
+    /// runs without suspending. Listeners hear the message after, even when the handler threw.
+    @inlinable
+    func callNow<M: Message>(
+        _ route: MessageRoute<M>,
+        _ index: Int,
+        _ message: M,
+        bus: MessageBus,
+        routing: MessageRouting
+    ) throws(MessageError) -> M.Reply {
+        let saved = try enter(M.self, routing) { route.recipients[index].participant.name }
+        defer {
+            MessageDepth.onThread = saved
+            if bus.hasListeners { bus.notifyListeners(message) }
+        }
+        return try route.callSync(index, message, routing: routing, sender: sender)
+    }
+
+    /// The route of `M` and the position of `R` in it, or the error that says why there is none.
+    @inlinable
+    static func find<M: Message, R: MessageReceiving>(
         _: M.Type,
         _: R.Type,
         _ routing: MessageRouting
-    ) -> MessageError {
-        .noReceiver(M.name, receiver: R.moduleName, isModule: routing.modules[ObjectIdentifier(R.self)] != nil)
+    ) throws(MessageError) -> (MessageRoute<M>, Int) {
+        guard let route = routing.route(M.self), let index = route.positions[ObjectIdentifier(R.self)] else {
+            throw .noReceiver(
+                M.name,
+                receiver: R.moduleName,
+                isModule: routing.directory.modules[ObjectIdentifier(R.self)] != nil
+            )
+        }
+        return (route, index)
+    }
+
+    // MARK: Depth
+
+    /// Counts a synchronous send one level deeper on this thread, or refuses it when the chain is already
+    /// ``maximumDepth`` deep. Returns the thread's count to restore when the send ends.
+    @inlinable
+    func enter<M: Message>(
+        _: M.Type,
+        _ routing: MessageRouting,
+        receiver: () -> String
+    ) throws(MessageError) -> Int {
+        let saved = MessageDepth.onThread
+        _ = try depth(M.self, routing, receiver: receiver)
+        MessageDepth.onThread = saved + 1
+        return saved
+    }
+
+    /// The depth of the code sending now, or the refusal when the chain is already ``maximumDepth`` deep.
+    @inlinable
+    func depth<M: Message>(
+        _: M.Type,
+        _ routing: MessageRouting,
+        receiver: () -> String
+    ) throws(MessageError) -> Int {
+        let depth = MessageDepth.current
+        guard depth < Self.maximumDepth else { throw tooDeep(M.self, routing, receiver()) }
+        return depth
+    }
+
+    @usableFromInline
+    func tooDeep<M: Message>(_: M.Type, _ routing: MessageRouting, _ receiver: String) -> MessageError {
+        .recursionLimit(
+            M.name,
+            hop: MessageError.Hop(
+                sender: sender.flatMap { routing.directory.modules[$0]?.name },
+                message: M.name,
+                receiver: receiver
+            )
+        )
+    }
+
+    /// Runs `operation` with the task's message depth set to `depth`.
+    @inlinable
+    static func nested<T>(
+        at depth: Int,
+        _ operation: () async throws(MessageError) -> T
+    ) async throws(MessageError) -> T {
+        do {
+            return try await MessageDepth.task.withValue(depth) { try await operation() }
+        } catch let error as MessageError {
+            throw error
+        } catch {
+            preconditionFailure("only MessageError is thrown here: \(error)")
+        }
     }
 
     // MARK: To many, to all
+
+    /// Calls the synchronous handler of each receiver of `audience`, in delivery order, and hands each
+    /// reply to `reply`; counts the send in the depth once, and tells the listeners after.
+    @inlinable
+    func deliverSync<M: Message>(
+        _ message: M,
+        to audience: MessageAudience,
+        bus: MessageBus,
+        routing: MessageRouting,
+        reply: (M.Reply) -> Void
+    ) throws(MessageError) {
+        guard let route = routing.route(M.self) else {
+            if bus.hasListeners { bus.notifyListeners(message) }
+            return
+        }
+        if route.anyAsync {
+            let async = route.positions(for: audience).filter { route.handlers[$0].isAsync }
+            if !async.isEmpty {
+                throw .asynchronousReceiver(M.name, receivers: async.map { route.recipients[$0].participant.name })
+            }
+        }
+        let saved = try enter(M.self, routing) { audience.description }
+        defer { MessageDepth.onThread = saved }
+        var errors: [MessageError] = []
+        route.forEachPosition(in: audience) { index in
+            do throws(MessageError) {
+                reply(try route.callSync(index, message, routing: routing, sender: sender))
+            } catch {
+                errors.append(error)
+            }
+        }
+        // Listeners hear a message its receivers were called with, even when one of them threw.
+        if bus.hasListeners { bus.notifyListeners(message) }
+        if !errors.isEmpty, let failure = combinedFailure(M.name, errors) { throw failure }
+    }
+
+    /// As `deliverSync`, calling `async` handlers too, one after another.
+    @inlinable
+    func deliver<M: Message>(
+        _ message: M,
+        to audience: MessageAudience,
+        bus: MessageBus,
+        routing: MessageRouting,
+        reply: (M.Reply) -> Void
+    ) async throws(MessageError) {
+        guard let route = routing.route(M.self), route.anyAsync else {
+            // Every handler is synchronous: delivered without suspending, as a synchronous broadcast.
+            return try deliverSync(message, to: audience, bus: bus, routing: routing, reply: reply)
+        }
+        let depth = try depth(M.self, routing) { audience.description } + 1
+        let errors: [MessageError] = try await Self.nested(at: depth) { () async throws(MessageError) in
+            var errors: [MessageError] = []
+            // Every receiver, the usual audience, costs no array of positions.
+            let selected: [Int]? = audience.isAll ? nil : route.positions(for: audience)
+            for place in 0..<(selected?.count ?? route.handlers.count) {
+                let index = selected?[place] ?? place
+                do throws(MessageError) {
+                    reply(try await route.call(index, message, routing: routing, sender: sender, budget: budget))
+                } catch {
+                    errors.append(error)
+                }
+            }
+            return errors
+        }
+        if bus.hasListeners { bus.notifyListeners(message) }
+        if !errors.isEmpty, let failure = combinedFailure(M.name, errors) { throw failure }
+    }
 
     /// Sends `message` to every receiver of `audience` (every receiver of `M` by default) and combines
     /// their replies with `rule`: `.collect`, `.anyTrue`, `.firstNonNil()`, `.count`, or your own.
@@ -117,28 +267,9 @@ public struct Messenger: Sendable {
         to audience: MessageAudience = .all,
         combining rule: ReplyRule<M.Reply, Combined>
     ) throws(MessageError) -> Combined {
-        let (bus, routing) = try open(M.name)
+        let (bus, routing) = try open(M.self)
         var combined = rule.initial
-        if let route = routing.route(M.self) {
-            if route.anyAsync {
-                let async = route.positions(for: audience).filter { route.handlers[$0].isAsync }
-                if !async.isEmpty {
-                    throw .asynchronousReceiver(M.name, receivers: async.map { route.recipients[$0].participant.name })
-                }
-            }
-            var errors: [MessageError] = []
-            route.forEachPosition(in: audience) { index in
-                do throws(MessageError) {
-                    rule.combine(&combined, try route.callSync(index, message, routing: routing, sender: sender))
-                } catch {
-                    errors.append(error)
-                }
-            }
-            if bus.hasListeners { bus.notifyListeners(message) }
-            if let failure = combinedFailure(M.name, errors) { throw failure }
-        } else if bus.hasListeners {
-            bus.notifyListeners(message)
-        }
+        try deliverSync(message, to: audience, bus: bus, routing: routing) { rule.combine(&combined, $0) }
         return combined
     }
 
@@ -152,28 +283,9 @@ public struct Messenger: Sendable {
         to audience: MessageAudience = .all,
         combining rule: ReplyRule<M.Reply, Combined>
     ) async throws(MessageError) -> Combined {
-        let (bus, routing) = try open(M.name)
+        let (bus, routing) = try open(M.self)
         var combined = rule.initial
-        if let route = routing.route(M.self) {
-            var errors: [MessageError] = []
-            // Every receiver, the usual audience, costs no array of positions.
-            let selected: [Int]? = audience.isAll ? nil : route.positions(for: audience)
-            for place in 0..<(selected?.count ?? route.handlers.count) {
-                let index = selected?[place] ?? place
-                do throws(MessageError) {
-                    rule.combine(
-                        &combined,
-                        try await route.call(index, message, routing: routing, sender: sender, budget: budget)
-                    )
-                } catch {
-                    errors.append(error)
-                }
-            }
-            if bus.hasListeners { bus.notifyListeners(message) }
-            if let failure = combinedFailure(M.name, errors) { throw failure }
-        } else if bus.hasListeners {
-            bus.notifyListeners(message)
-        }
+        try await deliver(message, to: audience, bus: bus, routing: routing) { rule.combine(&combined, $0) }
         return combined
     }
 
@@ -185,7 +297,10 @@ public struct Messenger: Sendable {
         _ message: M,
         to audience: MessageAudience = .all
     ) throws(MessageError) -> Int where M.Reply == Void {
-        try broadcast(message, to: audience, combining: .count)
+        let (bus, routing) = try open(M.self)
+        var count = 0
+        try deliverSync(message, to: audience, bus: bus, routing: routing) { count += 1 }
+        return count
     }
 
     /// Sends `message`, which has no reply, to every receiver of `audience`, whose handlers may be `async`,
@@ -196,7 +311,10 @@ public struct Messenger: Sendable {
         _ message: M,
         to audience: MessageAudience = .all
     ) async throws(MessageError) -> Int where M.Reply == Void {
-        try await broadcast(message, to: audience, combining: .count)
+        let (bus, routing) = try open(M.self)
+        var count = 0
+        try await deliver(message, to: audience, bus: bus, routing: routing) { count += 1 }
+        return count
     }
 
     // MARK: Listening

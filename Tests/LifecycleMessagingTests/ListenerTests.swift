@@ -20,6 +20,28 @@ struct ListenerTests {
         #expect(await iterator.next() == nil)
     }
 
+    @Test("A listener hears what reached the receivers, even when one threw; not what was refused")
+    func heardAndRefused() async throws {
+        let (host, _) = try await launchedHost([Alpha.self, Gamma.self])
+        let messages = host.context.messages
+        let failures = try messages.listen(to: Fail.self)
+        _ = try? await messages.send(Fail(), to: Alpha.self)
+        _ = try? await messages.broadcast(Fail())
+        var iterator = failures.makeAsyncIterator()
+        #expect(await iterator.next() != nil)
+        #expect(await iterator.next() != nil)
+        failures.cancel()
+        // A synchronous broadcast to Gamma's async handler is refused before anyone is called: not heard.
+        func refusedSynchronously() throws(MessageError) -> [Int] {
+            try messages.broadcast(Slow(), combining: .collect)
+        }
+        let slow = try messages.listen(to: Slow.self, for: .milliseconds(50))
+        #expect(throws: MessageError.self) { try refusedSynchronously() }
+        var heard = 0
+        for await _ in slow { heard += 1 }
+        #expect(heard == 0)
+    }
+
     @Test("After cancel() returns, a listener receives nothing, not even what it had buffered")
     func cancellation() async throws {
         let (host, _) = try await launchedHost([Alpha.self])
