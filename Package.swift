@@ -169,6 +169,7 @@ let package = Package(
                 .target(name: "TestingExample"),
                 .target(name: "LifecycleHosting"),
                 .target(name: "LifecycleServices"),
+                .target(name: "LifecycleMessaging"),
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
                 .target(name: "LifecycleTesting"),

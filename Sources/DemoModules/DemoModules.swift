@@ -5,6 +5,7 @@ public import Foundation
 #endif
 public import LifecycleCore
 import LifecycleHosting
+public import LifecycleMessaging
 public import LifecycleServices
 import Synchronization
 
@@ -18,6 +19,19 @@ public struct ReloadConfiguration: CustomEvent {
     /// Why the reload was asked for.
     public var reason: String
     public init(reason: String) { self.reason = reason }
+}
+
+/// A message the configuration broadcasts to the modules that care when it reloads.
+public struct ConfigurationChanged: Message {
+    /// Why it reloaded.
+    public var reason: String
+}
+
+/// A typed question to the cache: the name of a product, if it is cached.
+public struct CachedProductName: Message {
+    public typealias Reply = String?
+    /// The product's id.
+    public var id: Int
 }
 
 /// A custom event the cache posts from inside its memory-warning hook.
@@ -44,15 +58,23 @@ public struct ConfigurationModule: LifecycleModule, WillFinishLaunching, CustomE
     }
 
     public static func registerCustomEventHandlers(_ handlers: inout CustomEventHandlers<Self>) {
-        handlers.on(ReloadConfiguration.self) { module, event, _ in
+        handlers.on(ReloadConfiguration.self) { module, event, context in
             module.services.console.write("    Configuration: reloaded (\(event.reason)); nothing changed")
+            try module.announce(ConfigurationChanged(reason: event.reason), context)
             return false
         }
         // What `lifecycle-demo serve` sends on SIGHUP (the runner's reload action).
-        handlers.on(ReloadRequested.self) { module, event, _ in
+        handlers.on(ReloadRequested.self) { module, event, context in
             module.services.console.write("    Configuration: reloaded on \(event.signal); nothing changed")
+            try module.announce(ConfigurationChanged(reason: "\(event.signal)"), context)
             return false
         }
+    }
+
+    /// Tells every module that receives `ConfigurationChanged`, in delivery order.
+    func announce(_ change: ConfigurationChanged, _ context: LifecycleContext) throws {
+        let told = try context.messages(from: Self.self).broadcast(change)
+        services.console.write("    Configuration: told \(told) module(s) through the message bus")
     }
 }
 
@@ -137,7 +159,7 @@ public struct HealthCheckModule: LifecycleModule, DidBecomeActive, WillResignAct
 /// It requires the `DatabaseClient` service, which the pool provides: whatever the priorities, the pool
 /// launches first and terminates after it, as if the cache listed it in `dependencies`.
 public struct CacheWarmupModule: LifecycleModule, ServiceRequiringModule, WarmUpStage, DidReceiveMemoryWarning,
-    CustomEventHandling
+    MessageReceiving
 {
     public static let priority: ModulePriority = .normal
     public static let requiredServices = ServiceRequirements((any DatabaseClient).self)
@@ -162,15 +184,15 @@ public struct CacheWarmupModule: LifecycleModule, ServiceRequiringModule, WarmUp
         context.events.post(CachePurged(entries: dropped))
     }
 
-    public static func registerCustomEventHandlers(_ handlers: inout CustomEventHandlers<Self>) {
-        handlers.on(ReloadConfiguration.self) { module, _, _ in
+    public static func receiveMessages(_ handlers: inout MessageHandlers<Self>) {
+        handlers.on(ConfigurationChanged.self) { module, _, _ in
             module.services.console.write("    CacheWarmup: cache settings unchanged")
-            return false
         }
+        handlers.on(CachedProductName.self) { module, question, _ in module.services.cache.value(for: question.id) }
     }
 }
 
-/// Handles `demo://product/<id>` links by looking the product up in the cache.
+/// Handles `demo://product/<id>` links by asking the cache for the product, through the message bus.
 public struct DeepLinkModule: LifecycleModule, OpenURL {
     public static let priority: ModulePriority = .low + 500
     let services: DemoServices
@@ -184,7 +206,8 @@ public struct DeepLinkModule: LifecycleModule, OpenURL {
             services.console.write("    DeepLink: \(url.absoluteString) is not a product link")
             return false
         }
-        let name = services.cache.value(for: id) ?? "unknown (cache cold)"
+        let cached = try? context.messages(from: Self.self).send(CachedProductName(id: id), to: CacheWarmupModule.self)
+        let name = cached.flatMap { $0 } ?? "unknown (cache cold)"
         services.console.write("    DeepLink: opened product \(id): \(name)")
         return true
     }
@@ -193,7 +216,7 @@ public struct DeepLinkModule: LifecycleModule, OpenURL {
 /// Counts what the application went through and reports it at the end. Lowest priority: it starts last
 /// and stops first.
 public struct MetricsModule: LifecycleModule, DidBecomeActive, DidEnterBackground, DidReceiveMemoryWarning,
-    WillTerminate, CustomEventHandling
+    WillTerminate, CustomEventHandling, MessageReceiving
 {
     public static let priority: ModulePriority = .low
     let services: DemoServices
@@ -216,6 +239,10 @@ public struct MetricsModule: LifecycleModule, DidBecomeActive, DidEnterBackgroun
             module.counters.increment("purged entries", by: event.entries)
             module.services.console.write("    Metrics: recorded \(event.entries) purged cache entries")
         }
+    }
+
+    public static func receiveMessages(_ handlers: inout MessageHandlers<Self>) {
+        handlers.on(ConfigurationChanged.self) { module, _, _ in module.counters.increment("configuration changes") }
     }
 
     private final class Counters: Sendable {

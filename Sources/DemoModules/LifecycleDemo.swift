@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 public import LifecycleCore
+import LifecycleMessaging
 import LifecycleProxy
 
 /// The program's own application delegate in the demo: it hears launch first and termination last.
@@ -169,6 +170,14 @@ public enum LifecycleDemo {
                 }
             }
         }
+        if let routes = host.context.messageBus?.routes, !routes.isEmpty {
+            console.write("")
+            console.write("Messages: who receives each message type, in delivery order")
+            for (message, receivers) in routes {
+                let padded = message + String(repeating: " ", count: max(0, 24 - message.count))
+                console.write("  \(padded) → \(receivers.map { label($0) }.joined(separator: ", "))")
+            }
+        }
         console.write("")
         console.write("Launch plan: who receives each event, in delivery order")
         for event in LifecycleEvent.builtinEvents + host.customEvents {
@@ -198,7 +207,9 @@ public enum LifecycleDemo {
     }
 
     static func describe(_ record: DeliveryRecord) -> String {
-        var text = "\(record.event.name) → \(label(record.participant)) (\(record.duration.microsecondsDescription))"
+        var text = "\(record.event.name) → \(label(record.participant))"
+        if record.event.isMessage { text = "message \(text) from \(record.sender.map(shortName) ?? "nobody")" }
+        text += " (\(record.duration.microsecondsDescription))"
         if let result = record.result { text += " → \(result)" }
         if let error = record.error { text += " threw \(error)" }
         return text

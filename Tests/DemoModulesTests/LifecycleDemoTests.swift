@@ -28,9 +28,12 @@ struct LifecycleDemoTests {
         "CachePurged → MetricsModule",
         // The health check leaves (its teardown from active) and rejoins (its catch-up to active).
         "willResignActive → HealthCheckModule", "didBecomeActive → HealthCheckModule",
-        // open(_:) twice, then the custom ReloadConfiguration event.
-        "openURL → DeepLinkModule", "openURL → DeepLinkModule",
-        "ReloadConfiguration → ConfigurationModule", "ReloadConfiguration → CacheWarmupModule",
+        // open(_:) twice: the deep link asks the cache for the product's name, a message, during its hook.
+        "message CachedProductName → CacheWarmupModule", "openURL → DeepLinkModule", "openURL → DeepLinkModule",
+        // The custom ReloadConfiguration event: the configuration tells the modules that care, by message,
+        // in delivery order, while it handles the event.
+        "message ConfigurationChanged → CacheWarmupModule", "message ConfigurationChanged → MetricsModule",
+        "ReloadConfiguration → ConfigurationModule",
         // terminate(): reverse order, the program's delegate last.
         "willTerminate → MetricsModule", "willTerminate → DatabasePoolModule", "willTerminate → LoggingModule",
         "willTerminate → ServiceRegistryModule",
@@ -103,7 +106,12 @@ struct LifecycleDemoTests {
         #expect(work.first == "    Configuration: environment=staging, pool size=4, cache rows=128")
         #expect(work.contains("    CacheWarmup: warmed 128 entries from the database"))
         #expect(work.contains("    DatabasePool: closed 4 connection(s)"))
-        #expect(work.contains("    Metrics: activations=2, backgrounds=1, memory warnings=1, purged entries=128"))
+        #expect(work.contains("    Configuration: told 2 module(s) through the message bus"))
+        #expect(
+            work.contains(
+                "    Metrics: activations=2, backgrounds=1, memory warnings=1, purged entries=128, configuration changes=1"
+            )
+        )
     }
 
     @Test("The generated manifest lists the demo modules in source order")

@@ -2,6 +2,7 @@ import DemoModules
 import Foundation
 import LifecycleCore
 import LifecycleHosting
+import LifecycleMessaging
 import LifecycleProxy
 import Synchronization
 import Testing
@@ -46,6 +47,11 @@ struct ServeProcessTests {
             ]
         )
         #expect(demo.lines.contains("    Configuration: reloaded on SIGHUP; nothing changed"))
+        // The reload is told to the modules that care, by message, in delivery order.
+        let told = try #require(host.context.messageBus?.receivers(of: ConfigurationChanged.self))
+        #expect(told.map { short($0.name) } == ["CacheWarmupModule", "MetricsModule"])
+        #expect(demo.messages(after: launched) == told.map { "ConfigurationChanged → \(short($0.name))" })
+        #expect(demo.lines.contains("    Configuration: told 2 module(s) through the message bus"))
     }
 
     @Test("A willTerminate that never returns: the process still exits at the deadline, with code 4")
@@ -186,10 +192,20 @@ final class DemoProcess: Sendable {
     }
 
     /// The "event → Module" deliveries printed after line `index`.
+    /// The lifecycle deliveries after line `index`, as "event → Module".
     func deliveries(after index: Int) -> [String] {
         lines.dropFirst(index + 1).compactMap { line -> String? in
             guard line.hasPrefix("  ✓ ") || line.hasPrefix("  ✗ ") else { return nil }
             let parts = line.dropFirst(4).split(separator: " ")
+            return parts.count >= 3 && parts[0] != "message" ? "\(parts[0]) → \(parts[2])" : nil
+        }
+    }
+
+    /// The message deliveries after line `index`, as "Message → Module".
+    func messages(after index: Int) -> [String] {
+        lines.dropFirst(index + 1).compactMap { line -> String? in
+            guard line.hasPrefix("  ✓ message ") || line.hasPrefix("  ✗ message ") else { return nil }
+            let parts = line.dropFirst(12).split(separator: " ")
             return parts.count >= 3 ? "\(parts[0]) → \(parts[2])" : nil
         }
     }
