@@ -31,16 +31,14 @@ public final class MessageBus: Sendable {
 
     /// The receivers of `message`, in delivery order; empty before the host installs its modules.
     public func receivers<M: Message>(of message: M.Type) -> [Participant] {
-        installation.withLock { $0?.routes[ObjectIdentifier(M.self)]?.participants } ?? []
+        installation.withLock { $0?.route(M.self)?.participants } ?? []
     }
 
     /// Every message type some module receives, by name, with its receivers in delivery order, in the order
     /// the receivers registered them: what `lifecycle-demo plan` prints.
     public var routes: [(message: String, receivers: [Participant])] {
         guard let routing = installation.withLock({ $0 }) else { return [] }
-        return routing.order.compactMap { key in
-            routing.routes[key].map { ($0.messageName, $0.participants) }
-        }
+        return routing.routes.map { ($0.messageName, $0.participants) }
     }
 
     // MARK: Listeners

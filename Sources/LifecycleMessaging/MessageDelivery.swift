@@ -18,8 +18,17 @@ extension MessageRoute {
             throw .asynchronousReceiver(M.name, receivers: [recipients[index].participant.name])
         }
         let context = MessageContext(recipient: contexts[index], sender: sender)
-        let began = routing.context.observer == nil ? nil : ContinuousClock.now
-        return try settle(Result { try handler(message, context) }, index, began: began, context, routing: routing)
+        guard routing.isObserved, let observer = routing.context.observer else {
+            // No journal and no `onDelivery`: no clock is read, and no optional instant is carried (its
+            // value witnesses cost more than the call).
+            do {
+                return try handler(message, context)
+            } catch {
+                throw failure(error, at: index, directory: routing.directory, sender: sender)
+            }
+        }
+        let began = ContinuousClock.now
+        return try settle(Result { try handler(message, context) }, index, observer: observer, began: began, context)
     }
 
     /// Calls the handler at `index`, synchronous or `async`; an `async` one within `budget`, if set.
@@ -35,7 +44,8 @@ extension MessageRoute {
             return try callSync(index, message, routing: routing, sender: sender)
         }
         let context = MessageContext(recipient: contexts[index], sender: sender)
-        let began = routing.context.observer == nil ? nil : ContinuousClock.now
+        let observer = routing.context.observer
+        let began = observer == nil ? nil : ContinuousClock.now
         let outcome: Result<M.Reply, any Error>
         do {
             if let budget {
@@ -46,25 +56,27 @@ extension MessageRoute {
         } catch {
             outcome = .failure(error)
         }
-        return try settle(outcome, index, began: began, context, routing: routing)
+        if let observer, let began {
+            return try settle(outcome, index, observer: observer, began: began, context)
+        }
+        return try outcome.mapError { failure($0, at: index, directory: routing.directory, sender: sender) }.get()
     }
 
-    /// Reports the call to the host's journal when it keeps one (`began` is set then), and returns the
-    /// reply or the error the sender sees.
+    /// Reports the call to the host's journal and `onDelivery`, and returns the reply or the error the
+    /// sender sees.
     @inlinable
     func settle(
         _ outcome: Result<M.Reply, any Error>,
         _ index: Int,
-        began: ContinuousClock.Instant?,
-        _ context: MessageContext,
-        routing: MessageRouting
+        observer: DeliveryObserver,
+        began: ContinuousClock.Instant,
+        _ context: MessageContext
     ) throws(MessageError) -> M.Reply {
-        if let began, let observer = routing.context.observer {
-            record(observer, index, began: began, outcome: outcome, sender: context)
-        }
+        record(observer, index, began: began, outcome: outcome, sender: context)
         switch outcome {
         case .success(let reply): return reply
-        case .failure(let error): throw failure(error, at: index, routing: routing, sender: context.senderType)
+        case .failure(let error):
+            throw failure(error, at: index, directory: context.recipient.directory, sender: context.senderType)
         }
     }
 
@@ -99,10 +111,14 @@ extension MessageRoute {
     /// What the sender sees when the handler at `index` threw `error`: a recursion error passes through
     /// with this hop added to its chain, a budget overrun is a timeout, anything else a failure.
     @usableFromInline
-    func failure(_ error: any Error, at index: Int, routing: MessageRouting, sender: ObjectIdentifier?) -> MessageError
-    {
+    func failure(
+        _ error: any Error,
+        at index: Int,
+        directory: ModuleDirectory,
+        sender: ObjectIdentifier?
+    ) -> MessageError {
         if let chained = error as? MessageError, chained.code == .recursionLimit {
-            return chained.after(hop(to: recipients[index].participant.name, routing: routing, sender: sender))
+            return chained.after(hop(to: recipients[index].participant.name, directory: directory, sender: sender))
         }
         if let late = error as? BudgetExceeded {
             return .timedOut(M.name, receiver: recipients[index].participant.name, budget: late.budget)
@@ -112,9 +128,9 @@ extension MessageRoute {
 
     /// One hop of a chain of sends, for a recursion error.
     @usableFromInline
-    func hop(to receiver: String, routing: MessageRouting, sender: ObjectIdentifier?) -> MessageError.Hop {
+    func hop(to receiver: String, directory: ModuleDirectory, sender: ObjectIdentifier?) -> MessageError.Hop {
         MessageError.Hop(
-            sender: sender.flatMap { routing.directory.modules[$0]?.name },
+            sender: sender.flatMap { directory.modules[$0]?.name },
             message: M.name,
             receiver: receiver
         )

@@ -66,7 +66,7 @@ final class MessageRoute<M: Message>: AnyMessageRoute {
     /// The message as delivery records name it.
     @usableFromInline let event: LifecycleEvent
     /// Position of each receiver, by its type.
-    @usableFromInline let positions: [ObjectIdentifier: Int]
+    @usableFromInline let positions: TypeTable
     /// Whether any handler is `async`: a synchronous broadcast checks before it calls anyone.
     @usableFromInline let anyAsync: Bool
     /// The positions each audience selected, computed once per audience: a conformance check is a
@@ -78,8 +78,8 @@ final class MessageRoute<M: Message>: AnyMessageRoute {
         self.recipients = recipients
         self.contexts = recipients.map(\.context)
         self.event = LifecycleEvent(message: M.self, name: M.name)
-        var positions: [ObjectIdentifier: Int] = [:]
-        for (index, recipient) in recipients.enumerated() { positions[recipient.type] = index }
+        var positions = TypeTable(capacity: recipients.count)
+        for (index, recipient) in recipients.enumerated() { positions.insert(recipient.type, index) }
         self.positions = positions
         self.anyAsync = handlers.contains { $0.isAsync }
     }
@@ -123,31 +123,33 @@ protocol AnyMessageRoute: AnyObject, Sendable {
 /// changed, when the host registers or removes a module.
 @usableFromInline
 final class MessageRouting: Sendable {
-    @usableFromInline let routes: [ObjectIdentifier: any AnyMessageRoute]
+    /// Every route, in the order its first receiver registered it.
+    @usableFromInline let routes: [any AnyMessageRoute]
+    /// The position in `routes` of each message type's route.
+    @usableFromInline let positions: TypeTable
     /// Every installed module, by type.
     @usableFromInline let directory: ModuleDirectory
-    /// The message types in the order their first receiver registered them.
-    let order: [ObjectIdentifier]
     /// The host's context: its state and its journal.
     @usableFromInline let context: LifecycleContext
+    /// Whether anyone observes deliveries (the journal, `onDelivery`): read on every call, so a plain
+    /// flag rather than the observer closure, whose load costs a retain.
+    @usableFromInline let isObserved: Bool
 
-    init(
-        routes: [ObjectIdentifier: any AnyMessageRoute],
-        directory: ModuleDirectory,
-        order: [ObjectIdentifier],
-        context: LifecycleContext
-    ) {
-        self.routes = routes
+    init(routes: [(ObjectIdentifier, any AnyMessageRoute)], directory: ModuleDirectory, context: LifecycleContext) {
+        self.isObserved = context.observer != nil
+        self.routes = routes.map(\.1)
+        var positions = TypeTable(capacity: routes.count)
+        for (index, (message, _)) in routes.enumerated() { positions.insert(message, index) }
+        self.positions = positions
         self.directory = directory
-        self.order = order
         self.context = context
     }
 
     /// The route of `M`, if any module receives it.
     @inlinable
     func route<M: Message>(_: M.Type) -> MessageRoute<M>? {
-        guard let route = routes[ObjectIdentifier(M.self)] else { return nil }
-        return unsafeDowncast(route, to: MessageRoute<M>.self)
+        guard let index = positions[id: ObjectIdentifier(M.self)] else { return nil }
+        return unsafeDowncast(routes[index], to: MessageRoute<M>.self)
     }
 }
 
@@ -177,9 +179,8 @@ struct MessageRoutingBuilder {
     }
 
     func build(directory: ModuleDirectory, context: LifecycleContext) -> MessageRouting {
-        var routes: [ObjectIdentifier: any AnyMessageRoute] = [:]
-        for key in order { routes[key] = builders[key]?.build() }
-        return MessageRouting(routes: routes, directory: directory, order: order, context: context)
+        let routes = order.compactMap { key in builders[key].map { (key, $0.build()) } }
+        return MessageRouting(routes: routes, directory: directory, context: context)
     }
 }
 

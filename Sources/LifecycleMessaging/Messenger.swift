@@ -117,7 +117,7 @@ public struct Messenger: Sendable {
         _: R.Type,
         _ routing: MessageRouting
     ) throws(MessageError) -> (MessageRoute<M>, Int) {
-        guard let route = routing.route(M.self), let index = route.positions[ObjectIdentifier(R.self)] else {
+        guard let route = routing.route(M.self), let index = route.positions[id: ObjectIdentifier(R.self)] else {
             throw .noReceiver(
                 M.name,
                 receiver: R.moduleName,
