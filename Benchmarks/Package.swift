@@ -43,6 +43,7 @@ let package = Package(
             dependencies: [
                 .product(name: "LifecycleCore", package: "ModuleLifecycle"),
                 .product(name: "LifecycleServices", package: "ModuleLifecycle"),
+                .product(name: "LifecycleMessaging", package: "ModuleLifecycle"),
             ]
         ),
 
@@ -81,6 +82,7 @@ let package = Package(
                 .product(name: "LifecycleCore", package: "ModuleLifecycle"),
                 .product(name: "LifecycleProxy", package: "ModuleLifecycle"),
                 .product(name: "LifecycleServices", package: "ModuleLifecycle"),
+                .product(name: "LifecycleMessaging", package: "ModuleLifecycle"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]

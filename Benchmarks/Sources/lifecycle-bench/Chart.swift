@@ -1,8 +1,8 @@
 import Foundation
 
 /// Writes the chart as SVG by hand: nanoseconds per module against N, both on log scales, one line per
-/// system, in two panels (dispatching one event; building and whole lifecycles). Library rows are solid,
-/// baselines dashed. Values are the minima.
+/// system, in three panels (dispatching one event; sending messages; building and whole lifecycles).
+/// Library rows are solid, baselines dashed. Values are the minima.
 func svgChart(_ table: ResultTable, title: String) -> String {
     let panelWidth = 980.0
     let panelHeight = 430.0
@@ -10,6 +10,10 @@ func svgChart(_ table: ResultTable, title: String) -> String {
         (
             "Delivering one event to N modules, and resolving a service (ns per module or resolution, min)",
             System.all.filter { $0.group == .event || $0.group == .boolEvent || $0.group == .serviceResolution }
+        ),
+        (
+            "Sending a message to one receiver, and broadcasting one to N (ns per send or receiver, min)",
+            System.all.filter { $0.group == .messageSend || $0.group == .messageBroadcast }
         ),
         (
             "Building the proxy, and whole lifecycles (ns per module, min)",

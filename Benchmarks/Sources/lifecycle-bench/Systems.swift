@@ -10,6 +10,10 @@ enum Group: String, Codable, CaseIterable {
     case lifecycle
     /// Resolving a created singleton service from a registry of N services.
     case serviceResolution
+    /// A message without reply sent to one receiver, N times, in a host of N receivers.
+    case messageSend
+    /// A message without reply broadcast to N receivers.
+    case messageBroadcast
 
     var title: String {
         switch self {
@@ -19,11 +23,17 @@ enum Group: String, Codable, CaseIterable {
         case .lifecycle: "Whole lifecycle of N modules: ms per lifecycle"
         case .serviceResolution:
             "Resolving one singleton service, N times, from a registry of ~N services: ns per resolution"
+        case .messageSend:
+            "Sending a message without reply to one receiver, N times, in a host of N receivers: ns per send"
+        case .messageBroadcast: "Broadcasting a message without reply to N receivers: ns per receiver"
         }
     }
 
     /// Whether the table shows nanoseconds per module (dispatch) or milliseconds per repetition.
-    var perModule: Bool { self == .event || self == .boolEvent || self == .serviceResolution }
+    var perModule: Bool {
+        self == .event || self == .boolEvent || self == .serviceResolution || self == .messageSend
+            || self == .messageBroadcast
+    }
 }
 
 /// One measured system: a row of the tables and a line of the chart.
@@ -261,6 +271,45 @@ extension System {
         isLibrary: false
     )
 
+    // MARK: Messages
+
+    static let messagesSend = System(
+        id: "messages-send",
+        label: "messenger.send(_:to:), sync, one receiver, no reply",
+        group: .messageSend,
+        isLibrary: true
+    )
+    static let messagesSendAsync = System(
+        id: "messages-send-async",
+        label: "try await messenger.send(_:to:), one receiver (sync handler), no reply",
+        group: .messageSend,
+        isLibrary: true
+    )
+    static let messagesExistentialCall = System(
+        id: "messages-existential-call",
+        label: "non-inlined method through `let receiver: any TickReceiving`, by hand",
+        group: .messageSend,
+        isLibrary: false
+    )
+    static let messagesBroadcast = System(
+        id: "messages-broadcast",
+        label: "messenger.broadcast(_:), sync, N receivers, no reply",
+        group: .messageBroadcast,
+        isLibrary: true
+    )
+    static let messagesExistentialLoop = System(
+        id: "messages-existential-loop",
+        label: "index loop over [any TickReceiving], non-inlined method, by hand",
+        group: .messageBroadcast,
+        isLibrary: false
+    )
+    static let messagesNotificationCenter = System(
+        id: "messages-notification-center",
+        label: "NotificationCenter.post, N block observers",
+        group: .messageBroadcast,
+        isLibrary: false
+    )
+
     /// Every system, in table order.
     static let all: [System] = [
         .proxyEvent, .proxySyncEvent, .concreteLoop, .retainingLoop, .existentialLoop, .asyncLoop, .notificationCenter,
@@ -272,6 +321,8 @@ extension System {
         .namesLean,
         .namesGenerated, .hostLifecycle, .hostLifecycleLean, .serviceGroup, .servicesResolve, .lockedDictionary,
         .storedService, .buildServices, .buildNoServices, .buildServicesGenerated, .buildNoServicesGenerated,
+        .messagesSend, .messagesSendAsync, .messagesExistentialCall, .messagesBroadcast, .messagesExistentialLoop,
+        .messagesNotificationCenter,
     ]
 }
 
@@ -364,5 +415,25 @@ struct Comparison {
         ),
         Comparison(label: "ServiceGroup ÷ host (default)", numerator: .serviceGroup, denominator: .hostLifecycle),
         Comparison(label: "ServiceGroup ÷ host (lean)", numerator: .serviceGroup, denominator: .hostLifecycleLean),
+        Comparison(
+            label: "sync send ÷ call through an existential",
+            numerator: .messagesSend,
+            denominator: .messagesExistentialCall
+        ),
+        Comparison(
+            label: "async send ÷ call through an existential",
+            numerator: .messagesSendAsync,
+            denominator: .messagesExistentialCall
+        ),
+        Comparison(
+            label: "broadcast ÷ existential loop",
+            numerator: .messagesBroadcast,
+            denominator: .messagesExistentialLoop
+        ),
+        Comparison(
+            label: "NotificationCenter ÷ broadcast",
+            numerator: .messagesNotificationCenter,
+            denominator: .messagesBroadcast
+        ),
     ]
 }
