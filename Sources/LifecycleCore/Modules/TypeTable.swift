@@ -33,7 +33,7 @@ package struct TypeTable: Sendable {
     }
 
     /// The value recorded for the type `id` identifies, if any.
-    @inlinable @usableFromInline
+    @inlinable
     package subscript(id id: ObjectIdentifier) -> Int? {
         let index = slot(of: Self.key(id))
         return keys[index] == 0 ? nil : values[index]
