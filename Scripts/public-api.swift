@@ -11,7 +11,10 @@ import Foundation
 let named = Array(CommandLine.arguments.dropFirst(3))
 let products =
     named.isEmpty
-    ? ["LifecycleCore", "LifecycleProxy", "LifecycleTesting", "LifecycleHosting", "LifecycleServices", "LifecycleMessaging"] : named
+    ? [
+        "LifecycleCore", "LifecycleProxy", "LifecycleTesting", "LifecycleHosting", "LifecycleServices",
+        "LifecycleMessaging",
+    ] : named
 
 struct SymbolGraph: Decodable {
     struct Symbol: Decodable {
