@@ -9,21 +9,52 @@ import Synchronization
 public final class MessageBus: Sendable {
     /// The current installation; `nil` until the host installs its modules.
     private let installation = Mutex<MessageRouting?>(nil)
-    /// Listeners by message type. `listenerCount` lets a send skip the lock when there are none.
-    private let listeners = Mutex<[ObjectIdentifier: [any AnyMessageListener]]>([:])
-    private let listenerCount = Atomic<Int>(0)
+    /// Listeners by message type, held weakly: a listener nobody holds any more is gone, and its deinit
+    /// takes it off. `listening` lets a send skip the lock when there are none.
+    private let listeners = Mutex<[ObjectIdentifier: [WeakListener]]>([:])
+    private let listening = Atomic<Int>(0)
+    /// Set when the host is gone: a messenger kept past it is told the host terminated.
+    private let retired = Atomic<Bool>(false)
 
     init() {}
 
+    /// Makes `routing` the current installation. The receivers the previous one had and this one lacks
+    /// were removed: they are marked, so a send already under way calls them no more.
     func install(_ routing: MessageRouting) {
-        installation.withLock { $0 = routing }
+        let previous = installation.withLock { current in
+            defer { current = routing }
+            return current
+        }
+        guard let previous else { return }
+        for route in previous.routes {
+            for recipient in route.recipientList where routing.directory.modules[recipient.type] == nil {
+                recipient.context.removed.store(true, ordering: .releasing)
+            }
+        }
+    }
+
+    /// Lets the installation go, for good: its host is gone. Breaks the cycle bus → installation → the
+    /// host's context → its launch options → bus, so the modules and the bus are freed with the host.
+    func retire() {
+        let previous = installation.withLock { current in
+            defer { current = nil }
+            return current
+        }
+        retired.store(true, ordering: .releasing)
+        for route in previous?.routes ?? [] {
+            for recipient in route.recipientList { recipient.context.removed.store(true, ordering: .releasing) }
+        }
     }
 
     /// The installation, if messages can flow now: from the start of the launch until termination ends.
     /// The message's name is built only for an error: `Message.name` costs a `String(describing:)`.
     @usableFromInline
     func open<M: Message>(_: M.Type) throws(MessageError) -> MessageRouting {
-        guard let routing = installation.withLock({ $0 }) else { throw .noBus(M.name) }
+        // A bus exists only in a host with messages; before the host installs its modules (while their
+        // initializers run), nothing can receive yet.
+        guard let routing = installation.withLock({ $0 }) else {
+            throw .closed(M.name, state: retired.load(ordering: .acquiring) ? .terminated : .notRunning)
+        }
         let state = routing.context.events.mailbox?.stateWithoutLock ?? .notRunning
         guard state != .notRunning, state != .terminated else { throw .closed(M.name, state: state) }
         return routing
@@ -43,31 +74,48 @@ public final class MessageBus: Sendable {
 
     // MARK: Listeners
 
+    /// How many listeners listen, to any message type.
+    public var listenerCount: Int { listening.load(ordering: .acquiring) }
+
     /// Whether any listener listens to anything: one atomic load per send.
     @usableFromInline
-    var hasListeners: Bool { listenerCount.load(ordering: .acquiring) > 0 }
+    var hasListeners: Bool { listening.load(ordering: .acquiring) > 0 }
 
     /// Hands `message` to every listener of `M`.
     @usableFromInline
     func notifyListeners<M: Message>(_ message: M) {
         let current = listeners.withLock { $0[ObjectIdentifier(M.self)] } ?? []
-        for listener in current { unsafeDowncast(listener, to: MessageListener<M>.self).offer(message) }
+        for weak in current {
+            guard let listener = weak.listener else { continue }
+            unsafeDowncast(listener, to: MessageListener<M>.self).offer(message)
+        }
     }
 
     func add<M: Message>(_ listener: MessageListener<M>) {
-        listeners.withLock { $0[ObjectIdentifier(M.self), default: []].append(listener) }
-        listenerCount.wrappingAdd(1, ordering: .releasing)
+        let entry = WeakListener(listener)
+        listeners.withLock { $0[ObjectIdentifier(M.self), default: []].append(entry) }
+        listening.wrappingAdd(1, ordering: .releasing)
     }
 
-    func remove<M: Message>(_ listener: MessageListener<M>) {
+    /// Takes the listener `id` of `message` off, once: on `cancel()`, or when it is deallocated.
+    func remove(_ id: ObjectIdentifier, of message: ObjectIdentifier) {
         let removed = listeners.withLock { table in
-            guard let index = table[ObjectIdentifier(M.self)]?.firstIndex(where: { $0 === listener }) else {
-                return false
-            }
-            table[ObjectIdentifier(M.self)]?.remove(at: index)
+            guard let index = table[message]?.firstIndex(where: { $0.id == id }) else { return false }
+            table[message]?.remove(at: index)
             return true
         }
-        if removed { listenerCount.wrappingSubtract(1, ordering: .releasing) }
+        if removed { listening.wrappingSubtract(1, ordering: .releasing) }
+    }
+}
+
+/// A listener as the bus holds it: weakly, so dropping the last reference to a listener ends it.
+final class WeakListener: Sendable {
+    weak let listener: (any AnyMessageListener)?
+    let id: ObjectIdentifier
+
+    init(_ listener: any AnyMessageListener) {
+        self.listener = listener
+        self.id = ObjectIdentifier(listener)
     }
 }
 

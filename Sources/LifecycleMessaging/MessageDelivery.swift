@@ -17,6 +17,7 @@ extension MessageRoute {
         guard case .sync(let handler) = handlers[index] else {
             throw .asynchronousReceiver(M.name, receivers: [recipients[index].participant.name])
         }
+        guard !contexts[index].isRemoved else { throw removedReceiver(index) }
         let context = MessageContext(recipient: contexts[index], sender: sender)
         guard routing.isObserved, let observer = routing.context.observer else {
             // No journal and no `onDelivery`: no clock is read, and no optional instant is carried (its
@@ -43,6 +44,7 @@ extension MessageRoute {
         guard case .async(let handler) = handlers[index] else {
             return try callSync(index, message, routing: routing, sender: sender)
         }
+        guard !contexts[index].isRemoved else { throw removedReceiver(index) }
         let context = MessageContext(recipient: contexts[index], sender: sender)
         let observer = routing.context.observer
         let began = observer == nil ? nil : ContinuousClock.now
@@ -124,6 +126,12 @@ extension MessageRoute {
             return .timedOut(M.name, receiver: recipients[index].participant.name, budget: late.budget)
         }
         return .receiversFailed(M.name, [(recipients[index].participant.name, error)])
+    }
+
+    /// The error of a send to a receiver that was removed after the send found it.
+    @usableFromInline
+    func removedReceiver(_ index: Int) -> MessageError {
+        .noReceiver(M.name, receiver: recipients[index].participant.name, isModule: false)
     }
 
     /// One hop of a chain of sends, for a recursion error.

@@ -39,7 +39,7 @@ public struct MessageError: Error, Sendable, CustomStringConvertible {
         public let sender: String?
         /// The message type's name.
         public let message: String
-        /// The receiving module's name.
+        /// The receiving module's name; for a broadcast, its audience in parentheses.
         public let receiver: String
 
         public var description: String { "\(sender ?? "(not a module)") → \(message) → \(receiver)" }

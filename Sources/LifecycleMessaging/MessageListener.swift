@@ -4,12 +4,14 @@ import Synchronization
 /// is not a module: a request handler, a test. Made by ``Messenger/listen(to:for:)``.
 ///
 /// The listener receives each message after the module receivers of that send, whatever its audience,
-/// even when a receiver threw; a refused send reached nobody and is not heard. It never replies. It buffers what arrives before it is read. It ends when its time is up, when
-/// ``cancel()`` is called, or when the task iterating it is cancelled; then the sequence ends, and it
-/// receives nothing after ``cancel()`` returns, not even what it had buffered.
+/// even when a receiver threw; a refused send reached nobody and is not heard. It never replies. It
+/// buffers what arrives before it is read. It ends when its time is up, when ``cancel()`` is called, when
+/// the task iterating it is cancelled, or when nothing holds it any more (a loop that breaks out of it,
+/// with no other reference). Then its sequence ends, and it receives nothing after ``cancel()`` returns,
+/// not even what it had buffered. Several readers may share one listener: each message goes to one.
 ///
 /// ```swift
-/// let reloads = context.messages.listen(to: ConfigurationChanged.self, for: .seconds(5))
+/// let reloads = try context.messages.listen(to: ConfigurationChanged.self, for: .seconds(5))
 /// for await change in reloads { print(change.keys) }
 /// ```
 public final class MessageListener<M: Message>: AsyncSequence, Sendable, AnyMessageListener {
@@ -19,7 +21,8 @@ public final class MessageListener<M: Message>: AsyncSequence, Sendable, AnyMess
     private struct State {
         var buffer: [M] = []
         var head = 0
-        var waiter: CheckedContinuation<M?, Never>?
+        /// Readers waiting for a message, first come first served: each message goes to one of them.
+        var waiters: [CheckedContinuation<M?, Never>] = []
         var finished = false
         var timer: Task<Void, Never>?
     }
@@ -39,47 +42,51 @@ public final class MessageListener<M: Message>: AsyncSequence, Sendable, AnyMess
         }
     }
 
+    deinit {
+        // Nobody can read it any more: it stops listening, and the bus forgets it.
+        state.withLock { $0.timer }?.cancel()
+        bus.remove(ObjectIdentifier(self), of: ObjectIdentifier(M.self))
+    }
+
     /// Whether the listener has ended: cancelled, timed out, or its iterating task cancelled.
     public var isCancelled: Bool { state.withLock { $0.finished } }
 
-    /// Ends the listener: once this returns, it receives nothing, and its sequence ends.
+    /// Ends the listener: once this returns, it receives nothing, and its sequence ends for every reader.
     public func cancel() {
-        let (waiter, timer): (CheckedContinuation<M?, Never>?, Task<Void, Never>?) = state.withLock { state in
-            guard !state.finished else { return (nil, nil) }
+        let timer: Task<Void, Never>? = state.withLock { state in
+            guard !state.finished else { return nil }
             state.finished = true
             state.buffer.removeAll()
             state.head = 0
-            defer {
-                state.waiter = nil
-                state.timer = nil
-            }
-            return (state.waiter, state.timer)
+            // Resumed under the lock, so no message can be handed to a reader after `cancel()` returns.
+            for waiter in state.waiters { waiter.resume(returning: nil) }
+            state.waiters.removeAll()
+            defer { state.timer = nil }
+            return state.timer
         }
         timer?.cancel()
-        waiter?.resume(returning: nil)
-        bus.remove(self)
+        bus.remove(ObjectIdentifier(self), of: ObjectIdentifier(M.self))
     }
 
-    /// Takes `message` unless the listener has ended.
+    /// Takes `message` unless the listener has ended: to the first waiting reader, or into the buffer.
     func offer(_ message: M) {
-        let waiter: CheckedContinuation<M?, Never>? = state.withLock { state in
-            guard !state.finished else { return nil }
-            if let waiter = state.waiter {
-                state.waiter = nil
-                return waiter
+        state.withLock { state in
+            guard !state.finished else { return }
+            if state.waiters.isEmpty {
+                state.buffer.append(message)
+            } else {
+                // Resumed under the lock: `cancel()` cannot slip in between taking and handing over.
+                state.waiters.removeFirst().resume(returning: message)
             }
-            state.buffer.append(message)
-            return nil
         }
-        waiter?.resume(returning: message)
     }
 
     /// The next message, or `nil` once the listener has ended.
     func next() async -> M? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<M?, Never>) in
-                let ready: M?? = state.withLock { state in
-                    if state.finished { return .some(nil) }
+                state.withLock { state in
+                    if state.finished { return continuation.resume(returning: nil) }
                     if state.head < state.buffer.count {
                         let message = state.buffer[state.head]
                         state.head += 1
@@ -87,12 +94,10 @@ public final class MessageListener<M: Message>: AsyncSequence, Sendable, AnyMess
                             state.buffer.removeAll(keepingCapacity: true)
                             state.head = 0
                         }
-                        return .some(message)
+                        return continuation.resume(returning: message)
                     }
-                    state.waiter = continuation
-                    return .none
+                    state.waiters.append(continuation)
                 }
-                if let ready { continuation.resume(returning: ready) }
             }
         } onCancel: {
             cancel()

@@ -85,8 +85,8 @@ public struct MessageHandlers<Receiver: MessageReceiving> {
 
     /// Registers the synchronous `handler` for the message `M`.
     ///
-    /// Registering two handlers for one message type in one receiver is a ``MessageError`` when the
-    /// host installs its modules; the first one stays.
+    /// Registering two handlers for one message type in one receiver is a `ManifestError`
+    /// (`duplicateMessageHandler`) when the host is built, or when the module is registered at run time.
     @inlinable
     public mutating func on<M: Message>(
         _ message: M.Type,

@@ -1,5 +1,5 @@
 public import LifecycleCore
-import Synchronization
+public import Synchronization
 
 /// A module that receives messages, as a route holds it.
 @usableFromInline
@@ -23,6 +23,13 @@ final class RecipientContext: Sendable {
     @usableFromInline let lifecycle: LifecycleContext
     /// Who is a module of the host, to name a sender when a handler asks.
     @usableFromInline let directory: ModuleDirectory
+    /// Set once the host installs modules without this one (it was removed): a send that began before
+    /// calls it no more.
+    @usableFromInline let removed = Atomic<Bool>(false)
+
+    /// Whether the module was removed from the host: one atomic load per call.
+    @inlinable
+    var isRemoved: Bool { removed.load(ordering: .acquiring) }
 
     init(messenger: Messenger, lifecycle: LifecycleContext, directory: ModuleDirectory) {
         self.messenger = messenger
@@ -86,6 +93,7 @@ final class MessageRoute<M: Message>: AnyMessageRoute {
 
     @usableFromInline var participants: [Participant] { recipients.map(\.participant) }
     @usableFromInline var messageName: String { M.name }
+    @usableFromInline var recipientList: [MessageRecipient] { recipients }
 
     /// Calls `body` with the position of each receiver `audience` addresses, in delivery order. Every
     /// receiver, the usual audience, costs no array.
@@ -117,6 +125,7 @@ final class MessageRoute<M: Message>: AnyMessageRoute {
 protocol AnyMessageRoute: AnyObject, Sendable {
     var participants: [Participant] { get }
     var messageName: String { get }
+    var recipientList: [MessageRecipient] { get }
 }
 
 /// Every route of one installation of a host's modules, and who is a module there. Replaced, never

@@ -40,11 +40,25 @@ struct MessagesPreparation: ManifestPreparation {
     }
 
     func prepare(_ manifest: ModuleManifest, launchOptions: inout LaunchOptions) throws -> ModuleManifest {
+        try Self.checkHandlers(of: manifest.entries.map(\.type), receiverType: receiverType)
+        launchOptions[MessageBusKey.self] = MessageBus()
+        return manifest
+    }
+
+    func validate(adding type: any LifecycleModule.Type) throws {
+        try Self.checkHandlers(of: [type], receiverType: receiverType)
+    }
+
+    /// Refuses receivers among `types` that register two handlers for one message type.
+    private static func checkHandlers(
+        of types: [any LifecycleModule.Type],
+        receiverType: (any LifecycleModule.Type) -> (any MessageReceiving.Type)?
+    ) throws(ManifestError) {
         var problems: [(module: String, messages: [String])] = []
-        for entry in manifest.entries {
-            guard let receiver = receiverType(of: entry.type) else { continue }
-            let repeated = Self.repeatedMessages(receiver)
-            if !repeated.isEmpty { problems.append((entry.moduleName, repeated)) }
+        for type in types {
+            guard let receiver = receiverType(type) else { continue }
+            let repeated = repeatedMessages(receiver)
+            if !repeated.isEmpty { problems.append((type.moduleName, repeated)) }
         }
         guard problems.isEmpty else {
             throw ManifestError(
@@ -58,8 +72,6 @@ struct MessagesPreparation: ManifestPreparation {
                     + ". Nothing was created. Register one handler per message type and do everything in it."
             )
         }
-        launchOptions[MessageBusKey.self] = MessageBus()
-        return manifest
     }
 
     /// The message types `receiver` registers more than one handler for.
@@ -85,6 +97,10 @@ struct MessagesPreparation: ManifestPreparation {
             Self.bind(receiver, module, bus: bus, context: context, directory: directory, into: &builder)
         }
         bus.install(builder.build(directory: directory, context: context))
+    }
+
+    func uninstall(context: LifecycleContext) {
+        context.launchOptions[MessageBusKey.self]?.retire()
     }
 
     /// Appends the handlers of `module`, a `R`, to their routes: the first handler of each message type.

@@ -43,7 +43,8 @@ public struct Messenger: Sendable {
     /// others are still called). It is cancelled, and whatever it returns later is dropped, so a hanging
     /// receiver cannot hang its sender. Synchronous handlers run to completion, as a function call does;
     /// without a budget a send waits as long as its receivers take. Each budgeted call of an `async`
-    /// handler costs two tasks.
+    /// handler costs three tasks. If the sending task is cancelled, the handler is cancelled too, and
+    /// what it throws then is reported as that receiver's failure.
     public func within(_ budget: Duration) -> Messenger {
         Messenger(bus: bus, sender: sender, budget: budget)
     }
@@ -194,20 +195,24 @@ public struct Messenger: Sendable {
         routing: MessageRouting,
         reply: (M.Reply) -> Void
     ) throws(MessageError) {
-        guard let route = routing.route(M.self) else {
-            if bus.hasListeners { bus.notifyListeners(message) }
-            return
-        }
-        if route.anyAsync {
+        let route = routing.route(M.self)
+        if let route, route.anyAsync {
             let async = route.positions(for: audience).filter { route.handlers[$0].isAsync }
             if !async.isEmpty {
                 throw .asynchronousReceiver(M.name, receivers: async.map { route.recipients[$0].participant.name })
             }
         }
-        let saved = try enter(M.self, routing) { audience.description }
+        // A broadcast's hop names its audience: it has no one receiver.
+        let saved = try enter(M.self, routing) { "(\(audience))" }
         defer { MessageDepth.onThread = saved }
+        guard let route else {
+            if bus.hasListeners { bus.notifyListeners(message) }
+            return
+        }
         var errors: [MessageError] = []
         route.forEachPosition(in: audience) { index in
+            // A receiver removed while the broadcast runs is not called.
+            guard !route.contexts[index].isRemoved else { return }
             do throws(MessageError) {
                 reply(try route.callSync(index, message, routing: routing, sender: sender))
             } catch {
@@ -232,13 +237,15 @@ public struct Messenger: Sendable {
             // Every handler is synchronous: delivered without suspending, as a synchronous broadcast.
             return try deliverSync(message, to: audience, bus: bus, routing: routing, reply: reply)
         }
-        let depth = try depth(M.self, routing) { audience.description } + 1
+        let depth = try depth(M.self, routing) { "(\(audience))" } + 1
         let errors: [MessageError] = try await Self.nested(at: depth) { () async throws(MessageError) in
             var errors: [MessageError] = []
             // Every receiver, the usual audience, costs no array of positions.
             let selected: [Int]? = audience.isAll ? nil : route.positions(for: audience)
             for place in 0..<(selected?.count ?? route.handlers.count) {
                 let index = selected?[place] ?? place
+                // A receiver removed while the broadcast awaited another is not called.
+                guard !route.contexts[index].isRemoved else { continue }
                 do throws(MessageError) {
                     reply(try await route.call(index, message, routing: routing, sender: sender, budget: budget))
                 } catch {

@@ -101,6 +101,20 @@ extension DelegateProxy {
             }
         }
 
+        for preparation in preparations {
+            do {
+                try preparation.validate(adding: type)
+            } catch let error as ManifestError {
+                throw error
+            } catch {
+                throw ManifestError(
+                    code: .preparationFailed,
+                    modules: [name],
+                    underlyingErrors: [error],
+                    description: "`\(name)` was refused by `\(preparation.key)`: \(error). The module was not added."
+                )
+            }
+        }
         let instance: any LifecycleModule
         do {
             instance = try type.init(context: context)
@@ -197,5 +211,9 @@ extension DelegateProxy {
             InstalledModule(participant: $0.participant, instance: $0.instance, type: $0.entry.type)
         }
         for preparation in preparations { preparation.install(installed, context: context) }
+    }
+
+    package func didUninstall() {
+        for preparation in preparations { preparation.uninstall(context: context) }
     }
 }

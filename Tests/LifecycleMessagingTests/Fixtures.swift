@@ -234,3 +234,98 @@ struct FixtureError: Error, CustomStringConvertible {
     let name: String
     var description: String { "\(name) refused" }
 }
+
+// MARK: - Fixtures for the lifecycle edges
+
+/// Sends from its initializer, before the host has launched, and records what it was told.
+struct EagerSender: LifecycleModule {
+    static let priority: ModulePriority = .normal
+    init(context: LifecycleContext) {
+        do {
+            try context.messages(from: Self.self).send(Ping(text: "too early"), to: Alpha.self)
+            context.recorder.record("EagerSender sent")
+        } catch {
+            context.recorder.record("EagerSender refused: \(error.code)")
+        }
+    }
+}
+
+struct AsyncBounce: Message {
+    var hops: Int
+}
+
+/// Bounces `AsyncBounce` to itself through async handlers, without end: the task-local depth path.
+struct Echo: MessageReceiving {
+    static let priority: ModulePriority = .normal
+    init(context: LifecycleContext) {}
+
+    static func receiveMessages(_ handlers: inout MessageHandlers<Self>) {
+        handlers.on(AsyncBounce.self) { _, message, context in
+            await Task.yield()
+            try await context.messages.send(AsyncBounce(hops: message.hops + 1), to: Echo.self)
+        }
+    }
+}
+
+/// The host, for a handler that changes it.
+final class HostBox: Sendable {
+    let host = Mutex<ApplicationHost?>(nil)
+}
+
+enum HostBoxKey: LaunchOptionKey {
+    static let defaultValue = HostBox()
+}
+
+/// On `Ping`, removes `Victim` from the host before the broadcast reaches it.
+struct Remover: MessageReceiving {
+    static let priority: ModulePriority = .high
+    let box: HostBox
+    init(context: LifecycleContext) { box = context.launchOptions[HostBoxKey.self] }
+
+    static func receiveMessages(_ handlers: inout MessageHandlers<Self>) {
+        handlers.on(Ping.self) { module, _, context in
+            guard let host = module.box.host.withLock({ $0 }) else { return }
+            _ = try await host.remove(Victim.self)
+            context.lifecycle.recorder.record("Remover removed Victim")
+        }
+    }
+}
+
+/// Receives `Ping` after `Remover`, unless it was removed first.
+struct Victim: MessageReceiving {
+    static let priority: ModulePriority = .low
+    init(context: LifecycleContext) {}
+
+    static func receiveMessages(_ handlers: inout MessageHandlers<Self>) {
+        handlers.on(Ping.self) { _, _, context in context.lifecycle.recorder.record("Victim got Ping") }
+    }
+}
+
+/// Lets a test see when a module instance is freed.
+final class Canary: Sendable {}
+
+/// Canaries, held weakly.
+final class CanaryWatch: Sendable {
+    final class Weak: Sendable {
+        weak let canary: Canary?
+        init(_ canary: Canary) { self.canary = canary }
+    }
+    private let seen = Mutex<[Weak]>([])
+    func watch(_ canary: Canary) { seen.withLock { $0.append(Weak(canary)) } }
+    var alive: Int { seen.withLock { $0.filter { $0.canary != nil }.count } }
+}
+
+enum CanaryKey: LaunchOptionKey {
+    static let defaultValue = CanaryWatch()
+}
+
+/// A receiver whose instance holds a canary.
+struct Held: MessageReceiving {
+    static let priority: ModulePriority = .normal
+    let canary = Canary()
+    init(context: LifecycleContext) { context.launchOptions[CanaryKey.self].watch(canary) }
+
+    static func receiveMessages(_ handlers: inout MessageHandlers<Self>) {
+        handlers.on(HowMany.self) { _, _, _ in 5 }
+    }
+}

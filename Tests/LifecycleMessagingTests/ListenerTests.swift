@@ -91,3 +91,48 @@ struct ListenerTests {
         #expect(error?.code == .noBus)
     }
 }
+
+@Suite("Messages: listeners, shared and dropped")
+struct ListenerLifetimeTests {
+    @Test("Two readers of one listener each get a message, and both end when it is cancelled")
+    func twoReaders() async throws {
+        let (host, _) = try await launchedHost([Alpha.self])
+        let listener = try host.context.messages.listen(to: Ping.self)
+        /// One read, by a reader of its own.
+        @Sendable func read() async -> Ping? {
+            var reader = listener.makeAsyncIterator()
+            return await reader.next()
+        }
+        let first = Task { await read()?.text }
+        let second = Task { await read()?.text }
+        try await Task.sleep(for: .milliseconds(20))
+        try await host.context.messages.send(Ping(text: "a"), to: Alpha.self)
+        try await host.context.messages.send(Ping(text: "b"), to: Alpha.self)
+        let firstText = await first.value
+        let secondText = await second.value
+        let texts = [firstText, secondText].compactMap { $0 }.sorted()
+        #expect(texts == ["a", "b"])
+        let third = Task { await read()?.text }
+        let fourth = Task { await read()?.text }
+        try await Task.sleep(for: .milliseconds(20))
+        listener.cancel()
+        #expect(await third.value == nil)
+        #expect(await fourth.value == nil)
+    }
+
+    @Test("A listener nobody holds any more stops listening")
+    func dropped() async throws {
+        let (host, _) = try await launchedHost([Alpha.self])
+        let bus = try #require(host.context.messageBus)
+        do {
+            let listener = try host.context.messages.listen(to: Ping.self)
+            try await host.context.messages.send(Ping(text: "heard"), to: Alpha.self)
+            for await message in listener {
+                #expect(message.text == "heard")
+                break
+            }
+            #expect(bus.listenerCount == 1)
+        }
+        #expect(bus.listenerCount == 0)
+    }
+}

@@ -75,4 +75,6 @@ package protocol LifecycleDispatcher: Sendable {
     /// Tells what was built on the host (its manifest's preparations) that these participants are now the
     /// host's: called when the host is built and whenever it replaces its dispatcher.
     func didInstall()
+    /// Tells the same that the host is gone (`ManifestPreparation.uninstall(context:)`).
+    func didUninstall()
 }

@@ -112,8 +112,15 @@ public actor ApplicationHost {
         self.journal = journal
         self.journalOnly = configuration.onDelivery == nil ? journal : nil
         self.observer = observer
-        mailbox.attach(self)
+        // Installed before the mailbox drains what the modules' initializers posted, so those jobs find
+        // everything built on the host (the message bus) in place.
         dispatcher.didInstall()
+        mailbox.attach(self)
+    }
+
+    deinit {
+        // What was built on the host (the message bus) may hold its context; let it go with the host.
+        roster.withLock { $0 }.didUninstall()
     }
 
     // MARK: - Reading
