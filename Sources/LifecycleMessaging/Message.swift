@@ -24,6 +24,7 @@ public protocol Message: Sendable {
 }
 
 extension Message {
+    /// The type's name, as `String(describing:)` gives it. Built only for journals and errors.
     public static var name: String { String(describing: Self.self) }
 }
 
@@ -36,6 +37,7 @@ public struct MessageTag: Hashable, Sendable, ExpressibleByStringLiteral, Custom
     /// The tag `name`.
     public init(_ name: String) { self.name = name }
 
+    /// The tag `value`: `"cache"`.
     public init(stringLiteral value: String) { self.name = value }
 
     public var description: String { name }

@@ -104,6 +104,7 @@ public final class MessageListener<M: Message>: AsyncSequence, Sendable, AnyMess
         }
     }
 
+    /// Reads the listener's messages; several iterators may share one listener.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let listener: MessageListener<M>
 

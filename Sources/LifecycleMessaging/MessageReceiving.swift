@@ -64,13 +64,13 @@ public struct MessageHandlers<Receiver: MessageReceiving> {
         let message: ObjectIdentifier
         let name: String
         /// Binds the handler to one receiver instance and appends it to the message's route.
-        let bind: (Receiver, MessageRoutingBuilder.Receiver, inout MessageRoutingBuilder) -> Void
+        let bind: (Receiver, MessageRecipient, inout MessageRoutingBuilder) -> Void
 
         @usableFromInline
         init(
             message: ObjectIdentifier,
             name: String,
-            bind: @escaping (Receiver, MessageRoutingBuilder.Receiver, inout MessageRoutingBuilder) -> Void
+            bind: @escaping (Receiver, MessageRecipient, inout MessageRoutingBuilder) -> Void
         ) {
             self.message = message
             self.name = name
@@ -93,9 +93,9 @@ public struct MessageHandlers<Receiver: MessageReceiving> {
         _ handler: @escaping @Sendable (Receiver, M, MessageContext) throws -> M.Reply
     ) {
         registrations.append(
-            Registration(message: ObjectIdentifier(M.self), name: M.name) { receiver, info, builder in
+            Registration(message: ObjectIdentifier(M.self), name: M.name) { receiver, recipient, builder in
                 builder.append(
-                    info,
+                    recipient,
                     handler: MessageRoute<M>.Handler.sync { message, context in
                         try handler(receiver, message, context)
                     }
@@ -113,9 +113,9 @@ public struct MessageHandlers<Receiver: MessageReceiving> {
         _ handler: @escaping @Sendable (Receiver, M, MessageContext) async throws -> M.Reply
     ) {
         registrations.append(
-            Registration(message: ObjectIdentifier(M.self), name: M.name) { receiver, info, builder in
+            Registration(message: ObjectIdentifier(M.self), name: M.name) { receiver, recipient, builder in
                 builder.append(
-                    info,
+                    recipient,
                     handler: MessageRoute<M>.Handler.async { message, context in
                         try await handler(receiver, message, context)
                     }

@@ -165,12 +165,6 @@ final class MessageRouting: Sendable {
 /// Collects the handlers of every receiver while a host installs its modules, then freezes into routes.
 @usableFromInline
 struct MessageRoutingBuilder {
-    /// The receiver being bound.
-    @usableFromInline
-    struct Receiver {
-        let recipient: MessageRecipient
-    }
-
     private var builders: [ObjectIdentifier: any RouteBuilder] = [:]
     private var order: [ObjectIdentifier] = []
 
@@ -178,12 +172,12 @@ struct MessageRoutingBuilder {
 
     /// Appends `receiver`'s handler to the route of `M`.
     @usableFromInline
-    mutating func append<M: Message>(_ receiver: Receiver, handler: MessageRoute<M>.Handler) {
+    mutating func append<M: Message>(_ recipient: MessageRecipient, handler: MessageRoute<M>.Handler) {
         let key = ObjectIdentifier(M.self)
         let builder = builders[key] as? TypedRouteBuilder<M> ?? TypedRouteBuilder<M>()
         if builders[key] == nil { order.append(key) }
         builder.handlers.append(handler)
-        builder.recipients.append(receiver.recipient)
+        builder.recipients.append(recipient)
         builders[key] = builder
     }
 

@@ -115,22 +115,20 @@ struct MessagesPreparation: ManifestPreparation {
         guard let instance = module.instance as? R else { return }
         var handlers = MessageHandlers<R>()
         R.receiveMessages(&handlers)
-        let receiver = MessageRoutingBuilder.Receiver(
-            recipient: MessageRecipient(
-                participant: module.participant,
-                type: ObjectIdentifier(R.self),
-                instance: instance,
-                tags: R.messageTags,
-                context: RecipientContext(
-                    messenger: Messenger(bus: bus, sender: ObjectIdentifier(R.self)),
-                    lifecycle: context,
-                    directory: directory
-                )
+        let recipient = MessageRecipient(
+            participant: module.participant,
+            type: ObjectIdentifier(R.self),
+            instance: instance,
+            tags: R.messageTags,
+            context: RecipientContext(
+                messenger: Messenger(bus: bus, sender: ObjectIdentifier(R.self)),
+                lifecycle: context,
+                directory: directory
             )
         )
         var seen: Set<ObjectIdentifier> = []
         for registration in handlers.registrations where seen.insert(registration.message).inserted {
-            registration.bind(instance, receiver, &builder)
+            registration.bind(instance, recipient, &builder)
         }
     }
 }
