@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "LifecycleHosting", targets: ["LifecycleHosting"]),
         .library(name: "LifecycleServices", targets: ["LifecycleServices"]),
         .library(name: "LifecycleMessaging", targets: ["LifecycleMessaging"]),
+        .library(name: "LifecycleRouting", targets: ["LifecycleRouting"]),
         .executable(name: "lifecycle-demo", targets: ["lifecycle-demo"]),
         .plugin(name: "ModuleDiscoveryPlugin", targets: ["ModuleDiscoveryPlugin"]),
         .plugin(name: "WriteModuleManifest", targets: ["WriteModuleManifest"]),
@@ -36,9 +37,18 @@ let package = Package(
             name: "LifecycleMessaging",
             dependencies: [.target(name: "LifecycleCore"), .target(name: "LifecycleProxy")]
         ),
+        // Intents to the routes modules serve, through priority interceptors (Docs/Routing.md). The pattern
+        // grammar is a target of its own, so the discovery plugin checks patterns with the same code.
+        .target(name: "RoutePatternSyntax"),
+        .target(
+            name: "LifecycleRouting",
+            dependencies: [
+                .target(name: "LifecycleCore"), .target(name: "LifecycleProxy"), .target(name: "RoutePatternSyntax"),
+            ]
+        ),
 
         // Discovery: a toolchain-only scanner, the generator tool that runs it, and two plugins.
-        .target(name: "ModuleScanner"),
+        .target(name: "ModuleScanner", dependencies: [.target(name: "RoutePatternSyntax")]),
         .executableTarget(
             name: "lifecycle-manifest-tool",
             dependencies: [.target(name: "ModuleScanner")]
@@ -81,6 +91,7 @@ let package = Package(
                 .target(name: "LifecycleHosting"),
                 .target(name: "LifecycleServices"),
                 .target(name: "LifecycleMessaging"),
+                .target(name: "LifecycleRouting"),
             ],
             plugins: [.plugin(name: "ModuleDiscoveryPlugin")]
         ),
@@ -201,6 +212,15 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "LifecycleRoutingTests",
+            dependencies: [
+                .target(name: "LifecycleRouting"),
+                .target(name: "LifecycleMessaging"),
+                .target(name: "LifecycleCore"),
+                .target(name: "LifecycleProxy"),
+            ]
+        ),
+        .testTarget(
             name: "ModuleScannerTests",
             dependencies: [.target(name: "ModuleScanner")]
         ),
@@ -228,6 +248,7 @@ let package = Package(
                 .target(name: "LifecycleHosting"),
                 .target(name: "LifecycleServices"),
                 .target(name: "LifecycleMessaging"),
+                .target(name: "LifecycleRouting"),
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
             ]

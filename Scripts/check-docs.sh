@@ -28,7 +28,8 @@ else
 fi
 
 mkdir -p "$scratch/docs"
-for module in LifecycleCore LifecycleProxy LifecycleTesting LifecycleHosting LifecycleServices LifecycleMessaging; do
+for module in LifecycleCore LifecycleProxy LifecycleTesting LifecycleHosting LifecycleServices LifecycleMessaging \
+    LifecycleRouting; do
     own="$scratch/symbol-graphs-$module"
     rm -rf "$own"
     mkdir -p "$own"

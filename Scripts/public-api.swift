@@ -13,7 +13,7 @@ let products =
     named.isEmpty
     ? [
         "LifecycleCore", "LifecycleProxy", "LifecycleTesting", "LifecycleHosting", "LifecycleServices",
-        "LifecycleMessaging",
+        "LifecycleMessaging", "LifecycleRouting",
     ] : named
 
 struct SymbolGraph: Decodable {

@@ -10,6 +10,10 @@
 #  6. Services: a required service that no linked module provides is a build warning at the declaration.
 #  7. Messages: the generated manifest lists the receivers (direct and through an extension) for
 #     withMessages(receivers:), and the host's bus delivers to them.
+#  8. Routing: the generated manifest lists the route-serving module and the interceptor (through an
+#     extension) for withRouting(servers:interceptors:), and the host opens a URL through both.
+#  9. Route patterns: a pattern that cannot match and two routes of one pattern fail the build, with an
+#     error at each pattern's line.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
@@ -177,5 +181,94 @@ check "the receivers, in manifest order, and only they" "private func _lifecycle
 }" "$(sed -n '/^private func _lifecycleMessageReceivers_FeatureB()/,/^}/p' "$generated")"
 output=$(run_host) || { echo "FAIL: the host with messages does not run"; exit 1; }
 check "the host's bus delivers to both receivers" "broadcast Ping to 2 receivers" "$(grep '^broadcast' <<<"$output")"
+
+echo "== routing: the generated manifest lists the servers and the interceptors"
+# FeatureB gains LifecycleRouting: a module that serves a route, an interceptor that adopts the protocol in an
+# extension, and a module that opens a URL once the host has launched.
+sed -i.orig 's|.product(name: "LifecycleMessaging", package: "ModuleLifecycle")\]|.product(name: "LifecycleMessaging", package: "ModuleLifecycle"), .product(name: "LifecycleRouting", package: "ModuleLifecycle")]|' Package.swift
+grep -q 'name: "LifecycleRouting"' Package.swift || { echo "FAIL: could not add LifecycleRouting to FeatureB"; exit 1; }
+cat > Sources/FeatureB/Reports.swift <<'SWIFT'
+import Foundation
+import LifecycleCore
+import LifecycleRouting
+
+struct ShowReport: Route {
+    static let pattern: RoutePattern? = "app://reports/:day"
+    typealias Result = String
+    let day: Int
+    init(parameters: RouteParameters) throws { day = try parameters.require("day", as: Int.self) }
+}
+
+struct ReportModule: RouteServing {
+    static let priority: ModulePriority = .low
+    init(context: LifecycleContext) {}
+    static func serveRoutes(_ routes: inout RouteHandlers<Self>) {
+        routes.on(ShowReport.self) { _, report, _ in "report for day \(report.day)" }
+    }
+}
+
+struct AuditInterceptor {}
+
+extension AuditInterceptor: RouteInterceptor {
+    init(context: LifecycleContext) {}
+    func intercept(_ intent: RouteIntent, context: RouteContext, decision: InterceptorDecision) async {
+        print("intercepted by AuditInterceptor")
+        decision.continue()
+    }
+}
+
+struct ReaderModule: LifecycleModule, DidFinishLaunching {
+    static let priority: ModulePriority = .low
+    init(context: LifecycleContext) {}
+    func didFinishLaunching(_ context: LifecycleContext) async throws -> Bool {
+        let result = try await context.router?.open(url: URL(string: "app://reports/7")!)
+        print("opened \(result.map { "\($0)" } ?? "nothing")")
+        return false
+    }
+}
+SWIFT
+swift build > "$work/build6.log" 2>&1 || { cat "$work/build6.log"; echo "FAIL: the fixture with routing does not build"; exit 1; }
+generated=$(find .build -path '*ModuleDiscoveryPlugin/ModuleManifest+FeatureB.swift' | head -1)
+check "the manifest adds the servers and the interceptors with withRouting" "    ).withMessages(receivers: _lifecycleMessageReceivers_FeatureB()).withRouting(servers: _lifecycleRouteServers_FeatureB(), interceptors: _lifecycleRouteInterceptors_FeatureB())" "$(grep '^    )\.' "$generated")"
+check "the servers, and only they" "private func _lifecycleRouteServers_FeatureB() -> [any RouteServing.Type] {
+    var servers: [any RouteServing.Type] = []
+    servers.append(ReportModule.self)
+    return servers
+}" "$(sed -n '/^private func _lifecycleRouteServers_FeatureB()/,/^}/p' "$generated")"
+check "the interceptor, which is not a module" "private func _lifecycleRouteInterceptors_FeatureB() -> [any RouteInterceptor.Type] {
+    var interceptors: [any RouteInterceptor.Type] = []
+    interceptors.append(AuditInterceptor.self)
+    return interceptors
+}" "$(sed -n '/^private func _lifecycleRouteInterceptors_FeatureB()/,/^}/p' "$generated")"
+check "no module entry for the interceptor" "0" "$(grep -c 'DeclaredModule(AuditInterceptor' "$generated" || true)"
+output=$(run_host) || { echo "FAIL: the host with routing does not run"; exit 1; }
+check "the host opens the URL through the interceptor" "intercepted by AuditInterceptor
+opened report for day 7" "$(grep -E '^(intercepted|opened)' <<<"$output")"
+
+echo "== route patterns: an invalid pattern and a duplicate fail the build"
+cat > Sources/FeatureB/ReportsByName.swift <<'SWIFT'
+import LifecycleRouting
+
+struct ReportByName: Route {
+    static let pattern: RoutePattern? = "app://reports/:name"
+    init(parameters: RouteParameters) throws {}
+}
+
+struct LatestReport: Route {
+    static let pattern: RoutePattern? = "app://reports/**/latest"
+    init(parameters: RouteParameters) throws {}
+}
+SWIFT
+if swift build > "$work/build7.log" 2>&1; then
+    cat "$work/build7.log"; echo "FAIL: the fixture built with a duplicate and an invalid pattern"; exit 1
+fi
+duplicate='error: routes `ShowReport` ("app://reports/:day") and `ReportByName` ("app://reports/:name") match the same inputs: a host that serves both refuses to start (duplicateRoute). Change one pattern (parameter names do not count), or serve both through one route.'
+grep -qF "Reports.swift:6: $duplicate" "$work/build7.log" && grep -qF "ReportsByName.swift:4: $duplicate" "$work/build7.log" ||
+    { cat "$work/build7.log"; echo "FAIL: no build error at both patterns of the duplicate"; exit 1; }
+echo "ok: a duplicate pattern is a build error at each of its routes"
+grep -qF 'ReportsByName.swift:9: error: `LatestReport`'"'"'s route pattern "app://reports/**/latest" has `**` before its last segment' "$work/build7.log" ||
+    { cat "$work/build7.log"; echo "FAIL: no build error for the pattern that cannot match"; exit 1; }
+echo "ok: a pattern that cannot match is a build error at its line"
+rm Sources/FeatureB/ReportsByName.swift
 
 echo "discovery fixture: all checks passed"

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 suites='ConcurrencyTests|StressTests|RegistrationTests|RegistrationWarmUpTests|RegistrationFailureTests'
-suites+='|FaultInjectionTests|StageTests|TimeLimitTests|TerminationTests|HostRunnerTests'
+suites+='|FaultInjectionTests|StageTests|TimeLimitTests|TerminationTests|HostRunnerTests|InterceptorTests|RoutingHostTests'
 log=$(mktemp)
 # TSAN_OPTIONS: a report fails the run (exit code 66) instead of only printing.
 TSAN_OPTIONS="halt_on_error=1 exitcode=66" timeout 1800 swift test --sanitize=thread -Xswiftc -DLIFECYCLE_TSAN \

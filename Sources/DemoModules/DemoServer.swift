@@ -58,20 +58,17 @@ extension LifecycleDemo {
     /// `lifecycle-demo serve`: runs the demo modules under a ``HostRunner`` until a signal ends it, and
     /// prints each delivery as it happens, and what the runner does with each signal.
     ///
-    /// Options, in `launchOptions.arguments`:
+    /// Options, in the host's `launchOptions.arguments` (``ServeCommand`` declares them):
     /// - `--signals "TERM=terminate INT=interrupt …"`: the ``SignalMap``; default ``SignalMap/standard``, or
     ///   the `LIFECYCLE_SIGNALS` environment variable.
-    /// - `--terminate-deadline <seconds>`: the host's terminate deadline; default 10.
+    /// - `--terminate-deadline <seconds>`: the host's terminate deadline, read when ``main(arguments:console:manifest:launchOptions:)``
+    ///   builds the host; default 10.
     /// - `--slow-terminate <seconds|forever>`: enables ``SlowShutdownModule``.
     ///
-    /// - Returns: The runner's exit code (see ``HostRunner/Exit``), or 64 for a bad option.
-    public static func serve(
-        console: DemoConsole,
-        manifest: ModuleManifest = .DemoModules,
-        launchOptions: LaunchOptions = .current
-    ) async -> Int32 {
+    /// - Returns: The runner's exit code (see ``HostRunner/Exit``), or 64 for a bad signal map.
+    public static func serve(host: ApplicationHost, console: DemoConsole) async -> Int32 {
+        let launchOptions = host.context.launchOptions
         let signals: SignalMap
-        let deadline: Duration
         do {
             let text = launchOptions.argument("--signals") ?? launchOptions.environment["LIFECYCLE_SIGNALS"]
             signals = try text.map { text throws(SignalMapError) in try SignalMap(parsing: text) } ?? .standard
@@ -79,24 +76,7 @@ extension LifecycleDemo {
             console.write("error: \(error)")
             return 64
         }
-        switch launchOptions.argument("--terminate-deadline").map({ Double($0) }) {
-        case nil: deadline = .seconds(10)
-        case let seconds?? where seconds > 0: deadline = .milliseconds(Int(seconds * 1000))
-        case let other:
-            console.write(
-                "error: --terminate-deadline needs a positive number of seconds, not \(String(describing: other))"
-            )
-            return 64
-        }
-        guard
-            let host = makeHost(
-                console: console,
-                manifest: manifest,
-                launchOptions: launchOptions,
-                terminateDeadline: deadline
-            )
-        else { return 1 }
-
+        let deadline = host.configuration.terminateDeadline.map { "\($0)" } ?? "none"
         console.write("lifecycle-demo serve: pid \(getpid()); signals \(signals); terminate deadline \(deadline)")
         let runner = HostRunner(
             host: host,

@@ -6,6 +6,7 @@ import Foundation
 public import LifecycleCore
 import LifecycleMessaging
 import LifecycleProxy
+import LifecycleRouting
 
 /// The program's own application delegate in the demo: it hears launch first and termination last.
 public struct DemoAppDelegate: ApplicationDelegate, DidFinishLaunching, WillTerminate {
@@ -28,12 +29,57 @@ public struct DemoAppDelegate: ApplicationDelegate, DidFinishLaunching, WillTerm
 /// The `lifecycle-demo` program: builds a host from the demo manifest, prints its plan, and drives it
 /// through a whole lifecycle while printing every delivery.
 public enum LifecycleDemo {
-    /// Runs the demo, writing to `console`.
+    /// `lifecycle-demo [command] [options]`: builds the demo host, then runs the command `arguments` name
+    /// through the host's router, whose command routes its modules serve (``DemoCommandsModule``). `--help`
+    /// lists the commands from those routes.
     ///
-    /// - Parameter manifest: The modules to run. `lifecycle-demo` passes its generated
-    ///   `ModuleManifest.discovered`; tests pass `ModuleManifest.DemoModules`, generated for this target.
-    ///   Both list the modules in source order; priority decides the delivery order, and source order
-    ///   breaks the tie between HealthCheck and CacheWarmup.
+    /// - Parameters:
+    ///   - arguments: The command line without the program's name.
+    ///   - manifest: The modules to run. `lifecycle-demo` passes its generated `ModuleManifest.discovered`.
+    /// - Returns: The command's exit code; 64 for a command line the routes do not accept.
+    public static func main(
+        arguments: [String],
+        console: DemoConsole,
+        manifest: ModuleManifest = .DemoModules,
+        launchOptions: LaunchOptions = .current
+    ) async -> Int32 {
+        // The terminate deadline is the host's configuration, so it is read before the host is built.
+        let deadline: Duration
+        switch launchOptions.argument("--terminate-deadline").map({ Double($0) }) {
+        case nil: deadline = .seconds(10)
+        case let seconds?? where seconds > 0: deadline = .milliseconds(Int(seconds * 1000))
+        case let other:
+            console.write(
+                "error: --terminate-deadline needs a positive number of seconds, not \(String(describing: other))"
+            )
+            return 64
+        }
+        guard
+            let host = makeHost(
+                console: console,
+                manifest: manifest,
+                launchOptions: launchOptions,
+                terminateDeadline: deadline
+            ),
+            let router = host.router
+        else { return 1 }
+        if let help = router.help(for: arguments, program: "lifecycle-demo") {
+            console.write(help)
+            return 0
+        }
+        do {
+            return try await router.run(arguments: arguments) as? Int32 ?? 1
+        } catch {
+            console.write("error: \(error.description)")
+            return error.isCommandLineError ? 64 : 1
+        }
+    }
+
+    /// Runs the demo, writing to `console`: builds a host of `manifest` and calls ``run(host:console:)``.
+    ///
+    /// - Parameter manifest: The modules to run; tests pass `ModuleManifest.DemoModules`, generated for this
+    ///   target. It lists the modules in source order; priority decides the delivery order, and source
+    ///   order breaks the tie between HealthCheck and CacheWarmup.
     /// - Returns: The process exit code: 0 when every step behaved as documented, 1 otherwise.
     public static func run(
         console: DemoConsole,
@@ -41,6 +87,11 @@ public enum LifecycleDemo {
         launchOptions: LaunchOptions = .current
     ) async -> Int32 {
         guard let host = makeHost(console: console, manifest: manifest, launchOptions: launchOptions) else { return 1 }
+        return await run(host: host, console: console)
+    }
+
+    /// `lifecycle-demo run`: drives `host` through a whole lifecycle while printing every delivery.
+    public static func run(host: ApplicationHost, console: DemoConsole) async -> Int32 {
         printPlan(of: host, to: console)
 
         do {
@@ -62,6 +113,10 @@ public enum LifecycleDemo {
             }
             console.write("  = state \(host.state)")
 
+            // The open-URL event reaches the router after every module; its maintenance interceptor refuses
+            // every route while the host is in the background.
+            try await openReport(on: host, console: console)
+
             console.write("▶ enterForeground()")
             try await host.enterForeground()
             console.write("  = state \(host.state)")
@@ -70,6 +125,9 @@ public enum LifecycleDemo {
             try await host.receiveMemoryWarning()
             try await host.waitUntilIdle()  // the CachePurged event the cache posted is delivered by now
             console.write("  = state \(host.state)")
+
+            // The cache is cold now: the report's interceptor switches to WarmCache, then restarts the report.
+            try await openReport(on: host, console: console)
 
             // A module can leave a running host and join it again: removal takes it down from `active`
             // (it implements only willResignActive of those), registration catches it up (didBecomeActive).
@@ -108,10 +166,26 @@ public enum LifecycleDemo {
         return 0
     }
 
-    /// Prints the discovered modules and the resolved delivery order of every event, delivering nothing:
-    /// `lifecycle-demo plan`.
+    /// Opens `app://reports/24` through the host's open-URL event, and prints what came of it.
+    static func openReport(on host: ApplicationHost, console: DemoConsole) async throws(LifecycleError) {
+        console.write("▶ open(app://reports/24) while \(host.state)")
+        do {
+            console.write("  = handled \(try await host.open(URL(string: "app://reports/24")!))")
+        } catch let error where error.code == .hookFailed {
+            console.write("  = hookFailed: \(error.failures.map(\.description).joined(separator: "; "))")
+        }
+    }
+
+    /// Prints the discovered modules and the resolved delivery order of every event, delivering nothing.
     public static func plan(console: DemoConsole, manifest: ModuleManifest = .DemoModules) -> Int32 {
         guard let host = makeHost(console: console, manifest: manifest, launchOptions: .current) else { return 1 }
+        return plan(host: host, console: console)
+    }
+
+    /// `lifecycle-demo plan`: prints the discovered modules of `host`, its routes, and the resolved delivery
+    /// order of every event, delivering nothing.
+    public static func plan(host: ApplicationHost, console: DemoConsole) -> Int32 {
+        guard let manifest = host.context.launchOptions[DemoManifestKey.self] else { return 1 }
         console.write(
             "Discovered \(manifest.entries.count) modules in \(manifest.sourceModules.joined(separator: ", ")):"
         )
@@ -131,6 +205,7 @@ public enum LifecycleDemo {
     ) -> ApplicationHost? {
         var options = launchOptions
         options[DemoServicesKey.self] = DemoServices(console: console)
+        options[DemoManifestKey.self] = manifest
         let configuration = ApplicationHost.Configuration(
             terminateDeadline: terminateDeadline,
             onDelivery: { record in
@@ -178,6 +253,19 @@ public enum LifecycleDemo {
                 console.write("  \(padded) → \(receivers.map { label($0) }.joined(separator: ", "))")
             }
         }
+        if let router = host.router, !router.routes.isEmpty {
+            console.write("")
+            console.write(
+                "Routes: who serves each route, after the interceptors \(router.interceptors.map { String($0.split(separator: ".").last ?? "") }.joined(separator: " → "))"
+            )
+            for route in router.routes {
+                let reach = [route.pattern.map { "\($0)" }, route.command.map { "command `\($0.name)`" }]
+                    .compactMap { $0 }.joined(separator: ", ")
+                let name = String(route.name.split(separator: ".").last ?? "")
+                let server = String(route.server.split(separator: ".").last ?? "")
+                console.write("  \(name.padding(14)) \((reach.isEmpty ? "by value" : reach).padding(22)) → \(server)")
+            }
+        }
         console.write("")
         console.write("Launch plan: who receives each event, in delivery order")
         for event in LifecycleEvent.builtinEvents + host.customEvents {
@@ -221,6 +309,19 @@ public enum LifecycleDemo {
 
     static func shortName(_ participant: Participant) -> String {
         String(participant.name.split(separator: ".").last ?? Substring(participant.name))
+    }
+}
+
+/// The manifest the demo host was built from, for `plan`.
+enum DemoManifestKey: LaunchOptionKey {
+    static let defaultValue: ModuleManifest? = nil
+}
+
+extension RouteError {
+    /// Whether the command line itself was wrong: the program exits 64 (EX_USAGE) then.
+    var isCommandLineError: Bool {
+        [.noRoute, .unknownOption, .missingArgument, .unexpectedArgument, .invalidParameter, .missingParameter]
+            .contains(code) || code == .invalidInput
     }
 }
 

@@ -45,7 +45,7 @@ struct MessagesPreparation: ManifestPreparation {
         return manifest
     }
 
-    func validate(adding type: any LifecycleModule.Type) throws {
+    func validate(adding type: any LifecycleModule.Type, context: LifecycleContext) throws {
         try Self.checkHandlers(of: [type], receiverType: receiverType)
     }
 

@@ -103,7 +103,7 @@ extension DelegateProxy {
 
         for preparation in preparations {
             do {
-                try preparation.validate(adding: type)
+                try preparation.validate(adding: type, context: context)
             } catch let error as ManifestError {
                 throw error
             } catch {

@@ -23,6 +23,8 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
             case serviceProviderCycle
             case preparationFailed
             case duplicateMessageHandler
+            case invalidRoute
+            case duplicateRoute
         }
 
         private let base: Base
@@ -60,6 +62,12 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
         public static let serviceProviderCycle = Code(base: .serviceProviderCycle)
         /// A module registered two handlers for one message type (LifecycleMessaging).
         public static let duplicateMessageHandler = Code(base: .duplicateMessageHandler)
+        /// A route served by a module cannot be reached as declared: its pattern cannot match anything, or
+        /// its command is malformed (LifecycleRouting).
+        public static let invalidRoute = Code(base: .invalidRoute)
+        /// Two routes match the same inputs (one pattern shape, or one command name), one route is served
+        /// twice, or two commands are the default (LifecycleRouting).
+        public static let duplicateRoute = Code(base: .duplicateRoute)
         /// Something the manifest brings to every host failed to prepare it; `underlyingErrors` says what.
         public static let preparationFailed = Code(base: .preparationFailed)
 

@@ -61,8 +61,13 @@ struct CapabilityScan {
     /// each module adopting it (`withMessages(receivers:)`).
     static let messageRoles: [(name: String, list: String)] = [("MessageReceiving", "receivers")]
 
+    /// LifecycleRouting's role protocol, and the generated list of the manifest's routing that names each
+    /// module adopting it (`withRouting(servers:interceptors:)`). Interceptors are not modules:
+    /// ``RoutingScan`` finds them.
+    static let routingRoles: [(name: String, list: String)] = [("RouteServing", "servers")]
+
     /// Every role protocol: adopted only under a condition, it leaves the module to the runtime.
-    static let roles: [(name: String, list: String)] = serviceRoles + messageRoles
+    static let roles: [(name: String, list: String)] = serviceRoles + messageRoles + routingRoles
 
     /// Every capability protocol's name.
     static let names: Set<String> = Set(
@@ -90,7 +95,7 @@ struct CapabilityScan {
 
     /// Indexes `all` (the module's declarations and its dependencies') once, for every module of a scan.
     /// `own` are the module's declarations; `isCore` tells the declarations of LifecycleCore,
-    /// LifecycleServices and LifecycleMessaging, which declare the capability protocols.
+    /// LifecycleServices, LifecycleMessaging and LifecycleRouting, which declare the capability protocols.
     init(own: [Declaration], all: [Declaration], isCore: (Declaration) -> Bool) {
         var inheritable: [String: [Declaration]] = [:]
         var extensions: [String: [Declaration]] = [:]

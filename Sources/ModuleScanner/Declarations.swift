@@ -93,6 +93,8 @@ struct DeclarationParser {
     /// (`func register(class cls: AnyClass)`), never a declaration.
     private var groupDepth: [Int] = [0]
     private(set) var declarations: [Declaration] = []
+    /// Every `static let pattern` / `static var pattern` initialised with a string literal.
+    private(set) var patterns: [RoutePatternDeclaration] = []
 
     private init(tokens: [Token], file: String) {
         self.tokens = tokens
@@ -104,9 +106,17 @@ struct DeclarationParser {
     }
 
     static func parse(tokens: [Token], file: String) -> [Declaration] {
+        parseWithPatterns(tokens: tokens, file: file).declarations
+    }
+
+    /// The declarations, and the route patterns written as literals in type bodies.
+    static func parseWithPatterns(
+        tokens: [Token],
+        file: String
+    ) -> (declarations: [Declaration], patterns: [RoutePatternDeclaration]) {
         var parser = DeclarationParser(tokens: tokens, file: file)
         parser.run()
-        return parser.declarations
+        return (parser.declarations, parser.patterns)
     }
 
     private func token(_ offset: Int = 0) -> Token? {
@@ -147,6 +157,11 @@ struct DeclarationParser {
                 } else if let kind = Self.declarationKeywords[word], groupDepth.last == 0, startsDeclaration(kind) {
                     parseDeclaration(kind)
                     modifiers = []
+                } else if word == "let" || word == "var", token(1)?.word == "pattern", atStaticMember {
+                    // Read ahead only: the tokens after it are scanned as usual.
+                    if let pattern = patternLiteral() { patterns.append(pattern) }
+                    modifiers.append(word)
+                    index += 1
                 } else if Self.accessModifiers.contains(word), token(1)?.isPunct("(") == true {
                     index += 1
                     skipBalanced(open: "(", close: ")")  // private(set): not the declaration's access
@@ -285,6 +300,78 @@ struct DeclarationParser {
                 )
             }
         }
+    }
+
+    /// Whether a `let` or `var` at the cursor declares a static member of the type whose body is open.
+    private var atStaticMember: Bool {
+        guard case .type = scopes.last, groupDepth.last == 0 else { return false }
+        return modifiers.contains("static") || modifiers.contains("class")
+    }
+
+    /// With the cursor on the `let` or `var` of `pattern`: the pattern, when it is initialised with a string
+    /// literal, as `pattern: RoutePattern? = "…"`, `pattern: RoutePattern = "…"` or
+    /// `pattern = RoutePattern("…")`, and nothing follows the initialiser.
+    private func patternLiteral() -> RoutePatternDeclaration? {
+        var offset = 2  // `let`, `pattern`
+        var annotated = false
+        var optional = false
+        if token(offset)?.isPunct(":") == true {
+            // `RoutePattern`, `RoutePattern?`, `LifecycleRouting.RoutePattern?`, `Optional<RoutePattern>`.
+            offset += 1
+            var words: [String] = []
+            while let current = token(offset), !current.isPunct("=") {
+                if let word = current.word {
+                    words.append(word)
+                } else if !(current.isPunct("?") || current.isPunct("!") || current.isPunct(".")
+                    || current.isPunct("<") || current.isPunct(">"))
+                {
+                    return nil
+                }
+                offset += 1
+            }
+            guard words.filter({ $0 != "Optional" && $0 != "LifecycleRouting" }) == ["RoutePattern"] else {
+                return nil
+            }
+            annotated = true
+            optional =
+                words.contains("Optional")
+                || (3..<offset).contains { token($0)?.isPunct("?") == true || token($0)?.isPunct("!") == true }
+        }
+        guard token(offset)?.isPunct("=") == true else { return nil }
+        offset += 1
+        let value: String?
+        let line: Int
+        if case .literal(let literal)? = token(offset)?.kind, annotated {
+            (value, line) = (literal, token(offset)?.line ?? 0)
+            offset += 1
+        } else {
+            // `RoutePattern("…")` or `LifecycleRouting.RoutePattern("…")`.
+            if token(offset)?.word == "LifecycleRouting", token(offset + 1)?.isPunct(".") == true { offset += 2 }
+            guard token(offset)?.word == "RoutePattern", token(offset + 1)?.isPunct("(") == true,
+                case .literal(let literal)? = token(offset + 2)?.kind, token(offset + 3)?.isPunct(")") == true
+            else { return nil }
+            (value, line) = (literal, token(offset + 2)?.line ?? 0)
+            offset += 4
+        }
+        guard let value, endsStatement(at: offset) else { return nil }
+        return RoutePatternDeclaration(
+            type: enclosingTypeScope().names.joined(separator: "."),
+            pattern: value,
+            isOptional: optional,
+            conditions: frames.map(\.expression),
+            file: file,
+            line: line
+        )
+    }
+
+    /// Whether the token `offset` ahead of the cursor begins something other than the continuation of an
+    /// expression: the end of the file, `;`, `}`, a directive, or a word or attribute on a later line.
+    private func endsStatement(at offset: Int) -> Bool {
+        guard let next = token(offset) else { return true }
+        if next.isPunct(";") || next.isPunct("}") { return true }
+        if case .directive = next.kind { return true }
+        guard let previous = token(offset - 1), next.line > previous.line else { return false }
+        return next.word != nil || next.isPunct("@")
     }
 
     /// The chain of enclosing type scopes, up to the nearest code scope.

@@ -9,8 +9,10 @@ struct Token: Equatable {
         case punct(Character)
         /// `#if`, `#elseif`, `#else` or `#endif`, with the condition text for `#if` and `#elseif`.
         case directive(Directive, condition: String)
-        /// A string literal, already skipped, kept as a placeholder so `=` "…" does not glue tokens.
-        case literal
+        /// A string or regex literal, already skipped, kept as a placeholder so `=` "…" does not glue tokens.
+        /// Holds the string's value when it is a single-line string without interpolation (plain or raw),
+        /// `nil` otherwise.
+        case literal(String?)
     }
 
     enum Directive: Equatable {
@@ -86,14 +88,14 @@ struct Lexer {
                 lexDirective(directive)
             } else if scalar == "#", peek(1) == "/" {
                 skipExtendedRegex()
-                tokens.append(Token(kind: .literal, line: line))
+                tokens.append(Token(kind: .literal(nil), line: line))
             } else if scalar == "/", bareRegexAhead() {
                 skipBareRegex()
-                tokens.append(Token(kind: .literal, line: line))
+                tokens.append(Token(kind: .literal(nil), line: line))
             } else if scalar == "\"" || (scalar == "#" && rawStringAhead()) {
                 let start = line
-                skipString()
-                tokens.append(Token(kind: .literal, line: start))
+                let value = skipString()
+                tokens.append(Token(kind: .literal(value), line: start))
             } else if scalar == "`" {
                 lexBacktickIdentifier()
             } else if isIdentifierStart(scalar) {
@@ -268,8 +270,10 @@ struct Lexer {
         return peek(offset) == "\""
     }
 
-    /// Skips a string literal starting at the cursor: `"…"`, `"""…"""`, and raw forms with `#`s.
-    private mutating func skipString() {
+    /// Skips a string literal starting at the cursor: `"…"`, `"""…"""`, and raw forms with `#`s. Returns the
+    /// string's value for a single-line literal without interpolation, escapes decoded; `nil` for any other.
+    @discardableResult
+    private mutating func skipString() -> String? {
         var hashes = 0
         while peek() == "#" {
             hashes += 1
@@ -277,12 +281,16 @@ struct Lexer {
         }
         let multiline = peek() == "\"" && peek(1) == "\"" && peek(2) == "\""
         for _ in 0..<(multiline ? 3 : 1) { advance() }
+        var value: String? = multiline ? nil : ""
         while let scalar = peek() {
             if scalar == "\\", escapeAhead(hashes: hashes) {
                 advance()  // backslash
                 for _ in 0..<hashes { advance() }
                 if peek() == "(" {
+                    value = nil
                     skipInterpolation()
+                } else if let decoded = value {
+                    value = decodeEscape().map { decoded + $0 }
                 } else if peek() != nil {
                     advance()
                 }
@@ -290,10 +298,39 @@ struct Lexer {
             }
             if scalar == "\"", closes(multiline: multiline, hashes: hashes) {
                 for _ in 0..<((multiline ? 3 : 1) + hashes) { advance() }
-                return
+                return value
             }
-            if scalar == "\n", !multiline { return }  // unterminated: stop at the line end
+            if scalar == "\n", !multiline { return nil }  // unterminated: stop at the line end
+            value?.unicodeScalars.append(scalar)
             advance()
+        }
+        return nil
+    }
+
+    /// Decodes the escape whose character (after the backslash and any `#`s) is at the cursor, advancing
+    /// past it: `\n`, `\t`, `\r`, `\0`, `\\`, `\"`, `\'` and `\u{…}`; `nil` for anything else.
+    private mutating func decodeEscape() -> String? {
+        guard let scalar = peek() else { return nil }
+        advance()
+        switch scalar {
+        case "n": return "\n"
+        case "t": return "\t"
+        case "r": return "\r"
+        case "0": return "\0"
+        case "\\", "\"", "'": return String(Character(scalar))
+        case "u":
+            guard peek() == "{" else { return nil }
+            advance()
+            var digits = ""
+            while let digit = peek(), digit != "}", digit != "\n", digit != "\"" {
+                digits.unicodeScalars.append(digit)
+                advance()
+            }
+            guard peek() == "}" else { return nil }
+            advance()
+            return UInt32(digits, radix: 16).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+        default:
+            return nil
         }
     }
 

@@ -36,7 +36,10 @@ public struct ManifestGenerator: Sendable {
         public var text: String
         /// The target's own registered modules, in manifest order.
         public var modules: [DiscoveredModule]
-        /// Conformers that cannot be registered, as build warnings.
+        /// The target's own global route interceptors, in manifest order.
+        public var interceptors: [DiscoveredInterceptor]
+        /// Conformers that cannot be registered, as build warnings; route patterns the router would refuse,
+        /// as build errors.
         public var diagnostics: [ScanDiagnostic]
         /// The dependencies whose manifests the aggregate includes, in order.
         public var includedDependencies: [String]
@@ -45,8 +48,8 @@ public struct ManifestGenerator: Sendable {
     /// ModuleLifecycle's own libraries. Their module types (`LifecycleServices.ServiceRegistryModule`) join
     /// a host through what adds them, never through discovery, so an aggregate neither lists nor checks them.
     public static let frameworkModules: Set<String> = [
-        "LifecycleCore", "LifecycleProxy", "LifecycleServices", "LifecycleMessaging", "LifecycleHosting",
-        "LifecycleTesting",
+        "LifecycleCore", "LifecycleProxy", "LifecycleServices", "LifecycleMessaging", "LifecycleRouting",
+        "RoutePatternSyntax", "LifecycleHosting", "LifecycleTesting",
     ]
 
     public var module: String
@@ -80,12 +83,27 @@ public struct ManifestGenerator: Sendable {
     public func generate(_ sources: ParsedSources) -> Output {
         let contextPaths = dependencies.flatMap(\.paths)
         let known = Set(dependencies.flatMap(\.implies))
-        // LifecycleCore's, LifecycleServices' and LifecycleMessaging's own sources declare the capability
-        // protocols; elsewhere such a name is a shadow.
+        // LifecycleCore's, LifecycleServices', LifecycleMessaging's and LifecycleRouting's own sources declare
+        // the capability protocols; elsewhere such a name is a shadow.
         let corePaths = dependencies.filter {
-            ["LifecycleCore", "LifecycleServices", "LifecycleMessaging"].contains($0.module)
+            ["LifecycleCore", "LifecycleServices", "LifecycleMessaging", RoutingScan.module].contains($0.module)
         }
         .flatMap(\.paths)
+        // Interceptors and route patterns, only where LifecycleRouting is linked: elsewhere the names are
+        // someone else's.
+        let routing = dependencies.contains { $0.module == RoutingScan.module }
+        let routingPaths = dependencies.filter { $0.module == RoutingScan.module }.flatMap(\.paths)
+        func interceptors(
+            in modulePaths: [String]
+        ) -> (interceptors: [DiscoveredInterceptor], diagnostics: [ScanDiagnostic]) {
+            guard routing else { return ([], []) }
+            return RoutingScan.interceptors(
+                sources,
+                modulePaths: modulePaths,
+                contextPaths: contextPaths,
+                routingPaths: routingPaths
+            )
+        }
         let own = ModuleScan.scan(
             sources,
             modulePaths: paths,
@@ -93,7 +111,16 @@ public struct ManifestGenerator: Sendable {
             knownImplying: known,
             corePaths: corePaths
         )
-        var diagnostics = own.diagnostics
+        let ownInterceptors = interceptors(in: paths)
+        var diagnostics = own.diagnostics + ownInterceptors.diagnostics
+        if routing {
+            diagnostics += RoutePatternCheck.diagnostics(
+                sources,
+                modulePaths: paths,
+                contextPaths: contextPaths,
+                routingPaths: routingPaths
+            )
+        }
         var included: [String] = []
         // For the service check: every module this target's host can see, and whether any was not scanned.
         var visibleModules = Set(own.modules.map(\.name))
@@ -116,7 +143,10 @@ public struct ManifestGenerator: Sendable {
                     contextPaths: contextPaths,
                     knownImplying: known
                 )
-                if !scan.modules.isEmpty { included.append(dependency.module) }
+                // A target of interceptors only has a manifest to include too: its routing.
+                if !scan.modules.isEmpty || !interceptors(in: dependency.paths).interceptors.isEmpty {
+                    included.append(dependency.module)
+                }
                 visibleModules.formUnion(scan.modules.map(\.name))
                 servicePaths += dependency.paths
             }
@@ -133,24 +163,39 @@ public struct ManifestGenerator: Sendable {
             mode == .aggregate
             ? [module] + dependencies.map(\.module).filter { !Self.frameworkModules.contains($0) }.sorted() : [module]
         return Output(
-            text: render(own: own.modules, included: included, scope: scope),
+            text: render(
+                own: own.modules,
+                interceptors: ownInterceptors.interceptors,
+                included: included,
+                scope: scope
+            ),
             modules: own.modules,
+            interceptors: ownInterceptors.interceptors,
             diagnostics: diagnostics,
             includedDependencies: included
         )
     }
 
-    private func render(own: [DiscoveredModule], included: [String], scope: [String]) -> String {
+    private func render(
+        own: [DiscoveredModule],
+        interceptors: [DiscoveredInterceptor],
+        included: [String],
+        scope: [String]
+    ) -> String {
         var lines: [String] = []
         lines.append("// Generated by ModuleDiscoveryPlugin from the sources of `\(module)`. Do not edit.")
         lines += headerNote.map { "// \($0)" }
         lines.append("")
         let services = roleLists(own, roles: CapabilityScan.serviceRoles, function: serviceFunctionName)
         let messages = roleLists(own, roles: CapabilityScan.messageRoles, function: messageFunctionName)
+        let routing = routingLists(own, interceptors: interceptors)
         let roleImports =
             (messages == nil ? [] : ["import LifecycleMessaging"])
+            + (routing == nil ? [] : ["import LifecycleRouting"])
             + (services == nil ? [] : ["import LifecycleServices"])
-        let roleCalls = (services == nil ? "" : servicesCall) + (messages == nil ? "" : messagesCall)
+        let roleCalls =
+            (services == nil ? "" : servicesCall) + (messages == nil ? "" : messagesCall)
+            + (routing == nil ? "" : routingCall)
         switch mode {
         case .library:
             lines.append("public import LifecycleCore")
@@ -165,6 +210,7 @@ public struct ManifestGenerator: Sendable {
             lines += listFunction(own)
             lines += services ?? []
             lines += messages ?? []
+            lines += routing ?? []
         case .aggregate:
             lines.append("import LifecycleCore")
             lines += roleImports
@@ -192,6 +238,7 @@ public struct ManifestGenerator: Sendable {
             lines += listFunction(own)
             lines += services ?? []
             lines += messages ?? []
+            lines += routing ?? []
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -217,6 +264,16 @@ public struct ManifestGenerator: Sendable {
         ".withMessages(receivers: \(messageFunctionName("receivers"))())"
     }
 
+    private func routingFunctionName(_ list: String) -> String {
+        "_lifecycleRoute\(list.prefix(1).uppercased())\(list.dropFirst())_\(module)"
+    }
+
+    /// `.withRouting(servers: …, interceptors: …)`, after the manifest of a target with route servers or
+    /// global interceptors.
+    private var routingCall: String {
+        ".withRouting(servers: \(routingFunctionName("servers"))(), interceptors: \(routingFunctionName("interceptors"))())"
+    }
+
     /// The functions that list the modules adopting each of `roles` (the service roles, or the message
     /// role), named by `function`, or `nil` when no module with a capability table adopts one. A module
     /// listed bare (its conformances read at run time) is left to the runtime here too.
@@ -228,29 +285,73 @@ public struct ManifestGenerator: Sendable {
         var lines: [String] = []
         var any = false
         for (protocolName, list) in roles {
-            var appends: [String] = []
-            for module in modules {
-                guard let capabilities = module.capabilities,
-                    typeLevelArguments(capabilities, name: module.name) != nil,
-                    capabilities.contains(where: { $0.name == protocolName })
-                else { continue }
-                let name = module.name.split(separator: ".").map { escapedIdentifier(String($0)) }
-                    .joined(separator: ".")
-                let append = "    \(list).append(\(name).self)"
-                appends +=
-                    module.conditions.isEmpty
-                    ? [append] : ["#if \(module.conditions.joined(separator: " && "))", append, "#endif"]
-            }
+            let appends = roleAppends(modules, protocolName: protocolName, list: list)
             any = any || !appends.isEmpty
-            lines += ["", "private func \(function(list))() -> [any \(protocolName).Type] {"]
-            // An empty list is a literal: a `var` never appended to is a warning in the user's build.
-            lines +=
-                appends.isEmpty
-                ? ["    []"]
-                : ["    var \(list): [any \(protocolName).Type] = []"] + appends + ["    return \(list)"]
-            lines.append("}")
+            lines += typeList(function(list), protocolName: protocolName, list: list, appends: appends)
         }
         return any ? lines : nil
+    }
+
+    /// The functions that list the route servers (modules adopting `RouteServing`, as for the other roles)
+    /// and the global interceptors (types, not modules, each under its `#if` conditions), or `nil` when the
+    /// target has neither.
+    private func routingLists(_ modules: [DiscoveredModule], interceptors: [DiscoveredInterceptor]) -> [String]? {
+        var lines: [String] = []
+        var any = false
+        for (protocolName, list) in CapabilityScan.routingRoles {
+            let appends = roleAppends(modules, protocolName: protocolName, list: list)
+            any = any || !appends.isEmpty
+            lines += typeList(routingFunctionName(list), protocolName: protocolName, list: list, appends: appends)
+        }
+        let interceptorAppends = interceptors.flatMap { interceptor in
+            conditional(
+                "    interceptors.append(\(qualified(interceptor.name)).self)",
+                conditions: interceptor.conditions
+            )
+        }
+        guard any || !interceptorAppends.isEmpty else { return nil }
+        return lines
+            + typeList(
+                routingFunctionName("interceptors"),
+                protocolName: RoutingScan.interceptorProtocol,
+                list: "interceptors",
+                appends: interceptorAppends
+            )
+    }
+
+    /// The `list.append(Module.self)` statements for the modules adopting `protocolName` whose capability
+    /// table was generated, each under its `#if` conditions. A module listed bare (its conformances read
+    /// at run time) is left to the runtime.
+    private func roleAppends(_ modules: [DiscoveredModule], protocolName: String, list: String) -> [String] {
+        var appends: [String] = []
+        for module in modules {
+            guard let capabilities = module.capabilities,
+                typeLevelArguments(capabilities, name: module.name) != nil,
+                capabilities.contains(where: { $0.name == protocolName })
+            else { continue }
+            appends += conditional("    \(list).append(\(qualified(module.name)).self)", conditions: module.conditions)
+        }
+        return appends
+    }
+
+    /// A file-scope function named `function` that returns the types `appends` add, as
+    /// `[any <protocolName>.Type]`.
+    private func typeList(_ function: String, protocolName: String, list: String, appends: [String]) -> [String] {
+        // An empty list is a literal: a `var` never appended to is a warning in the user's build.
+        let body =
+            appends.isEmpty
+            ? ["    []"] : ["    var \(list): [any \(protocolName).Type] = []"] + appends + ["    return \(list)"]
+        return ["", "private func \(function)() -> [any \(protocolName).Type] {"] + body + ["}"]
+    }
+
+    /// `line`, wrapped in `#if` … `#endif` when `conditions` is not empty.
+    private func conditional(_ line: String, conditions: [String]) -> [String] {
+        conditions.isEmpty ? [line] : ["#if \(conditions.joined(separator: " && "))", line, "#endif"]
+    }
+
+    /// A qualified name with each component backticked where needed.
+    private func qualified(_ name: String) -> String {
+        name.split(separator: ".").map { escapedIdentifier(String($0)) }.joined(separator: ".")
     }
 
     private func manifestArguments(scope: [String], indent: String) -> [String] {

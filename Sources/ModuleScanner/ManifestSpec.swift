@@ -101,14 +101,27 @@ public struct ManifestSpec: Codable, Sendable, Hashable {
         if checkedInTarget != nil {
             let rootPath = root.standardizedFileURL.path + "/"
             let allPaths = expanded.flatMap(\.paths)
+            // A target of route interceptors only has a manifest to include too: its routing.
+            let routing = expanded.contains { $0.spec.module == RoutingScan.module }
+            let routingPaths = expanded.filter { $0.spec.module == RoutingScan.module }.flatMap(\.paths)
             for index in expanded.indices where expanded[index].paths.contains(where: { !$0.hasPrefix(rootPath) }) {
                 let paths = expanded[index].paths
                 let scan = ModuleScan.scan(parsed, modulePaths: paths, contextPaths: allPaths)
+                let interceptors =
+                    !routing
+                    ? []
+                    : RoutingScan.interceptors(
+                        parsed,
+                        modulePaths: paths,
+                        contextPaths: allPaths,
+                        routingPaths: routingPaths
+                    )
+                    .interceptors
                 expanded[index].spec = DependencySpec(
                     module: expanded[index].spec.module,
                     sources: [],
                     implies: ModuleScan.implyingNames(parsed, paths: paths, contextPaths: allPaths),
-                    hasModules: !scan.modules.isEmpty
+                    hasModules: !scan.modules.isEmpty || !interceptors.isEmpty
                 )
                 expanded[index].paths = []
             }

@@ -29,31 +29,52 @@ public struct DiscoveredModule: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A conformer the scanner found but cannot register, with the reason.
+/// Something the build should tell about a declaration: a conformer the scanner found but cannot register
+/// (a warning), or a route pattern the router would refuse (an error).
 public struct ScanDiagnostic: Sendable, Hashable, CustomStringConvertible {
+    /// Whether the build goes on.
+    public enum Severity: String, Sendable, Hashable {
+        /// Shown; the build goes on.
+        case warning
+        /// Shown, and the generator tool fails, so the build stops.
+        case error
+    }
+
     public var file: String
     public var line: Int
     public var message: String
+    public var severity: Severity = .warning
 
-    /// `file:line: warning: message`, the form compilers and SwiftPM show as a build warning.
-    public var description: String { "\(file):\(line): warning: \(message)" }
+    /// `file:line: warning: message` (or `error:`), the form compilers and SwiftPM show as a build warning
+    /// or error.
+    public var description: String { "\(file):\(line): \(severity.rawValue): \(message)" }
 }
 
 /// Source files parsed once, so one file can serve as a module's own source and as others' context.
 public struct ParsedSources: Sendable {
-    fileprivate var declarations: [String: [Declaration]] = [:]
+    private var declarations: [String: [Declaration]] = [:]
     private var services: [String: [ServiceMention]] = [:]
+    private var patterns: [String: [RoutePatternDeclaration]] = [:]
 
     public init(_ files: [SourceFile]) {
         for file in files where declarations[file.path] == nil {
             let tokens = Lexer.tokenize(file.text)
-            declarations[file.path] = DeclarationParser.parse(tokens: tokens, file: file.path)
+            (declarations[file.path], patterns[file.path]) = DeclarationParser.parseWithPatterns(
+                tokens: tokens,
+                file: file.path
+            )
             services[file.path] = ServiceMentionScan.scan(tokens, file: file.path)
         }
     }
 
-    fileprivate func declarations(in paths: [String]) -> [Declaration] {
+    /// The declarations of the files of `paths`, in path and line order.
+    func declarations(in paths: [String]) -> [Declaration] {
         paths.sorted().flatMap { declarations[$0] ?? [] }
+    }
+
+    /// The route patterns written as literals in the files of `paths`, in path and line order.
+    func routePatterns(in paths: [String]) -> [RoutePatternDeclaration] {
+        paths.sorted().flatMap { patterns[$0] ?? [] }
     }
 
     /// The services the files of `paths` provide and require, in path and line order.
@@ -79,76 +100,10 @@ public enum ModuleScan {
         corePaths: [String] = [],
         protocolName: String = "LifecycleModule"
     ) -> (modules: [DiscoveredModule], diagnostics: [ScanDiagnostic]) {
-        let own = sources.declarations(in: modulePaths)
-        // A dependency's type is hidden by one of the same name declared here (`class Service` in this
-        // module is not the dependency's `Service`).
-        let ownNames = Set(own.filter { $0.kind != .extension }.map(\.name))
-        let context = sources.declarations(in: contextPaths.filter { !modulePaths.contains($0) })
-        let all = own + context.filter { $0.kind == .extension || !ownNames.contains($0.name) }
+        let (own, all) = declarations(sources, modulePaths: modulePaths, contextPaths: contextPaths)
+        let found = conformers(own: own, all: all, knownImplying: knownImplying, protocolName: protocolName)
 
-        // 1. Protocols (and typealiases of them) that imply the root protocol, and conforming classes.
-        //    `knownImplying` seeds both with names recorded from dependencies that are not scanned.
-        var protocols: Set<String> = knownImplying.union([protocolName])
-        var classes: Set<String> = knownImplying
-        var changed = true
-        while changed {
-            changed = false
-            for declaration in all {
-                let implies = declaration.inherits.contains { protocols.contains($0) || classes.contains($0) }
-                guard implies else { continue }
-                switch declaration.kind {
-                case .protocol:
-                    changed = protocols.insert(declaration.name).inserted || changed
-                case .typealias:
-                    let isClassAlias = declaration.inherits.contains { classes.contains($0) }
-                    if isClassAlias {
-                        changed = classes.insert(declaration.name).inserted || changed
-                    } else {
-                        changed = protocols.insert(declaration.name).inserted || changed
-                    }
-                case .class:
-                    changed = classes.insert(declaration.name).inserted || changed
-                case .extension:
-                    // An extension adding the protocol to a class makes its subclasses conformers too.
-                    let extended = String(declaration.name.split(separator: ".").last ?? "")
-                    if all.contains(where: { $0.kind == .class && $0.name == extended }) {
-                        changed = classes.insert(extended).inserted || changed
-                    }
-                default:
-                    break
-                }
-            }
-        }
-
-        // 2. The module's own conformers: nominal types that inherit a conforming protocol or class, and
-        //    types an extension makes conform.
-        var found: [(Declaration, conditions: [String])] = []
-        for declaration in own where declaration.kind.isNominal {
-            if declaration.inherits.contains(where: { protocols.contains($0) || classes.contains($0) }) {
-                found.append((declaration, declaration.conditions))
-            }
-        }
-        for extensionDeclaration in own where extensionDeclaration.kind == .extension {
-            guard extensionDeclaration.inherits.contains(where: { protocols.contains($0) }) else { continue }
-            if var target = resolve(extensionDeclaration, among: own) {
-                // Reported and ordered where the conformance is declared: at the extension.
-                target.file = extensionDeclaration.file
-                target.line = extensionDeclaration.line
-                found.append((target, unique(target.conditions + extensionDeclaration.conditions)))
-            } else {
-                // A type from another module, made to conform here: name it as written. Generic if the
-                // extension has arguments or a `where` clause, or the type is generic where it is declared.
-                var external = extensionDeclaration
-                external.kind = .structure
-                let lastName = String(extensionDeclaration.name.split(separator: ".").last ?? "")
-                external.isGeneric =
-                    extensionDeclaration.isGeneric || externalGenerics.contains(lastName)
-                    || all.contains { $0.kind.isNominal && $0.name == lastName && $0.isGeneric }
-                found.append((external, extensionDeclaration.conditions))
-            }
-        }
-
-        // 3. Register what can be named; explain what cannot.
+        // Register what can be named; explain what cannot.
         var modules: [DiscoveredModule] = []
         var diagnostics: [ScanDiagnostic] = []
         var seen: Set<String> = []
@@ -221,6 +176,92 @@ public enum ModuleScan {
             }
         }
         return (modules, diagnostics)
+    }
+
+    /// The module's own declarations, and those it sees: its own and its dependencies', where a dependency's
+    /// type is hidden by one of the same name declared here (`class Service` in this module is not the
+    /// dependency's `Service`).
+    static func declarations(
+        _ sources: ParsedSources,
+        modulePaths: [String],
+        contextPaths: [String]
+    ) -> (own: [Declaration], all: [Declaration]) {
+        let own = sources.declarations(in: modulePaths)
+        let ownNames = Set(own.filter { $0.kind != .extension }.map(\.name))
+        let context = sources.declarations(in: contextPaths.filter { !modulePaths.contains($0) })
+        return (own, own + context.filter { $0.kind == .extension || !ownNames.contains($0.name) })
+    }
+
+    /// Every type of `own` that conforms to `protocolName`, nameable or not, with the conditions of its
+    /// conformance; a type an extension makes conform is reported at the extension.
+    static func conformers(
+        own: [Declaration],
+        all: [Declaration],
+        knownImplying: Set<String> = [],
+        protocolName: String
+    ) -> [(Declaration, conditions: [String])] {
+        // 1. Protocols (and typealiases of them) that imply the root protocol, and conforming classes.
+        //    `knownImplying` seeds both with names recorded from dependencies that are not scanned.
+        var protocols: Set<String> = knownImplying.union([protocolName])
+        var classes: Set<String> = knownImplying
+        var changed = true
+        while changed {
+            changed = false
+            for declaration in all {
+                let implies = declaration.inherits.contains { protocols.contains($0) || classes.contains($0) }
+                guard implies else { continue }
+                switch declaration.kind {
+                case .protocol:
+                    changed = protocols.insert(declaration.name).inserted || changed
+                case .typealias:
+                    let isClassAlias = declaration.inherits.contains { classes.contains($0) }
+                    if isClassAlias {
+                        changed = classes.insert(declaration.name).inserted || changed
+                    } else {
+                        changed = protocols.insert(declaration.name).inserted || changed
+                    }
+                case .class:
+                    changed = classes.insert(declaration.name).inserted || changed
+                case .extension:
+                    // An extension adding the protocol to a class makes its subclasses conformers too.
+                    let extended = String(declaration.name.split(separator: ".").last ?? "")
+                    if all.contains(where: { $0.kind == .class && $0.name == extended }) {
+                        changed = classes.insert(extended).inserted || changed
+                    }
+                default:
+                    break
+                }
+            }
+        }
+
+        // 2. The module's own conformers: nominal types that inherit a conforming protocol or class, and
+        //    types an extension makes conform.
+        var found: [(Declaration, conditions: [String])] = []
+        for declaration in own where declaration.kind.isNominal {
+            if declaration.inherits.contains(where: { protocols.contains($0) || classes.contains($0) }) {
+                found.append((declaration, declaration.conditions))
+            }
+        }
+        for extensionDeclaration in own where extensionDeclaration.kind == .extension {
+            guard extensionDeclaration.inherits.contains(where: { protocols.contains($0) }) else { continue }
+            if var target = resolve(extensionDeclaration, among: own) {
+                // Reported and ordered where the conformance is declared: at the extension.
+                target.file = extensionDeclaration.file
+                target.line = extensionDeclaration.line
+                found.append((target, unique(target.conditions + extensionDeclaration.conditions)))
+            } else {
+                // A type from another module, made to conform here: name it as written. Generic if the
+                // extension has arguments or a `where` clause, or the type is generic where it is declared.
+                var external = extensionDeclaration
+                external.kind = .structure
+                let lastName = String(extensionDeclaration.name.split(separator: ".").last ?? "")
+                external.isGeneric =
+                    extensionDeclaration.isGeneric || externalGenerics.contains(lastName)
+                    || all.contains { $0.kind.isNominal && $0.name == lastName && $0.isGeneric }
+                found.append((external, extensionDeclaration.conditions))
+            }
+        }
+        return found
     }
 
     /// The names declared in the files at `paths` that imply conformance to `protocolName` when inherited:

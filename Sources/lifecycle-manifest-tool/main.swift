@@ -5,6 +5,8 @@
 //
 // Writes OUT.swift only when its content changes, so a no-change rebuild recompiles nothing. Conformers
 // that cannot be registered are printed as `file:line: warning: …`, which SwiftPM shows as build warnings.
+// Route patterns the router would refuse are printed as `file:line: error: …`; then the tool writes
+// nothing and exits with status 1, which stops the build.
 
 import Foundation
 import ModuleScanner
@@ -31,6 +33,7 @@ do {
     for diagnostic in output.diagnostics {
         FileHandle.standardError.write(Data("\(diagnostic)\n".utf8))
     }
+    if output.diagnostics.contains(where: { $0.severity == .error }) { exit(1) }
     let existing = try? String(contentsOfFile: outputPath, encoding: .utf8)
     if existing != output.text {
         try output.text.write(toFile: outputPath, atomically: true, encoding: .utf8)

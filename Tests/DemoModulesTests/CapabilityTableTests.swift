@@ -41,11 +41,15 @@ struct CapabilityTableTests {
         let (manifest, options) = Self.manifests[index]
         let proxy = try DelegateProxy(manifest: manifest, launchOptions: options)
         #expect(proxy.disabledModules.isEmpty)
-        // Every entry, and the service registry when the manifest's modules have services (the demo's do).
-        let hasServices = !manifest.preparations.isEmpty
-        #expect(hasServices == (index == 0))
-        #expect(proxy.participants.count == manifest.entries.count + (hasServices ? 1 : 0))
-        if hasServices { #expect(proxy.participants.first?.name == ServiceRegistryModule.moduleName) }
+        // Every entry, plus the service registry first and the router last when the manifest's modules
+        // provide services and serve routes (the demo's do).
+        let prepared = !manifest.preparations.isEmpty
+        #expect(prepared == (index == 0))
+        #expect(proxy.participants.count == manifest.entries.count + (prepared ? 2 : 0))
+        if prepared {
+            #expect(proxy.participants.first?.name == ServiceRegistryModule.moduleName)
+            #expect(proxy.participants.last?.name == "LifecycleRouting.RouterModule")
+        }
         try proxy.checkDeclarations()
         for entry in manifest.entries {
             #expect(entry.capabilities?.shape == entry.castShape, "\(entry.moduleName)")

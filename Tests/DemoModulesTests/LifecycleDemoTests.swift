@@ -20,16 +20,22 @@ struct LifecycleDemoTests {
         // The report exporter fails (✗); the others still go to the background.
         "didEnterBackground → MetricsModule", "didEnterBackground → ReportExporterModule",
         "didEnterBackground → DatabasePoolModule",
+        // open(app://reports/24) in the background: the router, last, is refused by its maintenance interceptor.
+        "openURL → DeepLinkModule", "openURL → RouterModule",
         // enterForeground()
         "willEnterForeground → DatabasePoolModule",
         "didBecomeActive → HealthCheckModule", "didBecomeActive → MetricsModule",
         // receiveMemoryWarning(), then the CachePurged event the cache posted from its hook.
         "didReceiveMemoryWarning → CacheWarmupModule", "didReceiveMemoryWarning → MetricsModule",
         "CachePurged → MetricsModule",
+        // open(app://reports/24) with the cache cold: switched to WarmCache, restarted, served.
+        "openURL → DeepLinkModule", "openURL → RouterModule",
         // The health check leaves (its teardown from active) and rejoins (its catch-up to active).
         "willResignActive → HealthCheckModule", "didBecomeActive → HealthCheckModule",
         // open(_:) twice: the deep link asks the cache for the product's name, a message, during its hook.
-        "message CachedProductName → CacheWarmupModule", "openURL → DeepLinkModule", "openURL → DeepLinkModule",
+        // Neither is a route: the router answers false.
+        "message CachedProductName → CacheWarmupModule", "openURL → DeepLinkModule", "openURL → RouterModule",
+        "openURL → DeepLinkModule", "openURL → RouterModule",
         // The custom ReloadConfiguration event: the configuration tells the modules that care, by message,
         // in delivery order, while it handles the event.
         "message ConfigurationChanged → CacheWarmupModule", "message ConfigurationChanged → MetricsModule",
@@ -118,7 +124,8 @@ struct LifecycleDemoTests {
     func generatedManifest() {
         #expect(
             ModuleManifest.DemoModules.entries.map(\.moduleName) == [
-                "DemoModules.ConfigurationModule", "DemoModules.LoggingModule", "DemoModules.DatabasePoolModule",
+                "DemoModules.DemoCommandsModule", "DemoModules.ConfigurationModule", "DemoModules.LoggingModule",
+                "DemoModules.DatabasePoolModule",
                 "DemoModules.HealthCheckModule", "DemoModules.CacheWarmupModule", "DemoModules.DeepLinkModule",
                 "DemoModules.MetricsModule", "DemoModules.AuditLogModule", "DemoModules.ReportExporterModule",
                 "DemoModules.SlowShutdownModule",
@@ -137,7 +144,7 @@ struct LifecycleDemoTests {
         let console = DemoConsole(echo: false)
         #expect(LifecycleDemo.plan(console: console) == 0)
         let transcript = console.transcript
-        #expect(transcript.first == "Discovered 10 modules in DemoModules:")
+        #expect(transcript.first == "Discovered 11 modules in DemoModules:")
         #expect(
             transcript.contains(
                 "  AuditLogModule  disabled: enabled only in profile production; the launch profile is not set"
@@ -175,7 +182,73 @@ struct LifecycleDemoTests {
             try DelegateProxy(manifest: .DemoModules)
         }
         #expect(error?.code == .moduleInitializationFailed)
-        #expect(error?.modules.count == 8, "every enabled module; the audit log is disabled without a profile")
+        #expect(error?.modules.count == 9, "every enabled module; the audit log is disabled without a profile")
         #expect(error?.description.contains("DemoServices") == true)
+    }
+
+    @Test("The report route: refused in the background; with the cache cold, switched to WarmCache and restarted")
+    func reportRoute() async throws {
+        let console = DemoConsole(echo: false)
+        #expect(
+            await LifecycleDemo.run(console: console, launchOptions: LaunchOptions(arguments: ["lifecycle-demo"])) == 0
+        )
+        let lines = console.transcript
+        let background = try #require(lines.firstIndex(of: "▶ open(app://reports/24) while background"))
+        #expect(
+            lines[background...].contains(
+                "    MaintenanceInterceptor: rejecting DemoModules.ShowReport while in the background"
+            )
+        )
+        #expect(
+            lines[background...].contains {
+                $0.hasPrefix(
+                    "  = hookFailed: `LifecycleRouting.RouterModule` threw in openURL: DemoModules.MaintenanceInterceptor rejected"
+                )
+            }
+        )
+        let active = try #require(lines.firstIndex(of: "▶ open(app://reports/24) while active"))
+        #expect(
+            Array(lines[(active + 1)...].filter { $0.hasPrefix("    ") }.prefix(4)) == [
+                "    DeepLink: app://reports/24 is not a product link",
+                "    CacheWarmInterceptor: the cache is cold; switching to WarmCache, then restarting",
+                "    CacheWarmup: warmed 128 entries on demand",
+                "    ReportExporter: report for day 24: 128 products cached",
+            ]
+        )
+        #expect(lines[active...].contains("  = handled true"))
+    }
+
+    @Test("The subcommands are the router's command routes: --help lists them, an unknown one exits 64")
+    func commandsAreRoutes() async throws {
+        let console = DemoConsole(echo: false)
+        let options = LaunchOptions(arguments: ["lifecycle-demo", "--help"])
+        #expect(await LifecycleDemo.main(arguments: ["--help"], console: console, launchOptions: options) == 0)
+        let help = console.transcript.joined(separator: "\n")
+        for command in ["plan", "run", "serve"] { #expect(help.contains("\n  \(command) ")) }
+        #expect(help.contains("(default)"))
+
+        let serveHelp = DemoConsole(echo: false)
+        #expect(
+            await LifecycleDemo.main(arguments: ["serve", "--help"], console: serveHelp, launchOptions: options) == 0
+        )
+        #expect(serveHelp.transcript.first?.hasPrefix("usage: lifecycle-demo serve [--signals MAP]") == true)
+
+        let unknown = DemoConsole(echo: false)
+        #expect(await LifecycleDemo.main(arguments: ["deploy"], console: unknown, launchOptions: options) == 64)
+        #expect(unknown.transcript.last?.hasPrefix("error: Unknown command `deploy`") == true)
+
+        let typo = DemoConsole(echo: false)
+        #expect(
+            await LifecycleDemo.main(arguments: ["plan", "--fromat", "json"], console: typo, launchOptions: options)
+                == 64
+        )
+        #expect(typo.transcript.last == "error: `plan` has no option --fromat. Usage: plan")
+
+        let plan = DemoConsole(echo: false)
+        #expect(await LifecycleDemo.main(arguments: ["plan"], console: plan, launchOptions: options) == 0)
+        #expect(
+            plan.transcript.contains { $0.hasPrefix("  ShowReport     app://reports/:day     → ReportExporterModule") }
+        )
+        #expect(!plan.transcript.contains { $0.hasPrefix("  ✓ ") })
     }
 }

@@ -37,6 +37,9 @@ package final class HostMailbox: Sendable {
 
     package init() {}
 
+    /// The host that drains this mailbox, while it exists.
+    package var host: ApplicationHost? { storage.withLock { $0.host } }
+
     deinit {
         let undelivered = storage.withLock { $0.wasAttached ? 0 : $0.pendingCount }
         if undelivered > 0 {

@@ -113,9 +113,9 @@ package protocol ManifestPreparation: Sendable {
     /// registration or removal, with the modules it has from then on, in delivery order. The default does
     /// nothing. LifecycleMessaging binds its receivers here.
     func install(_ modules: [InstalledModule], context: LifecycleContext)
-    /// Checks a module about to be registered at run time, as `prepare` checks the manifest's; throws a
-    /// `ManifestError` to refuse it. The default accepts every module.
-    func validate(adding type: any LifecycleModule.Type) throws
+    /// Checks a module about to be registered at run time on the host of `context`, as `prepare` checks the
+    /// manifest's; throws a `ManifestError` to refuse it. The default accepts every module.
+    func validate(adding type: any LifecycleModule.Type, context: LifecycleContext) throws
     /// Called once when the host is deallocated: release what `install` bound, since what it built may
     /// hold the host's context, whose launch options hold it in turn. The default does nothing.
     func uninstall(context: LifecycleContext)
@@ -124,7 +124,7 @@ package protocol ManifestPreparation: Sendable {
 extension ManifestPreparation {
     package func install(_ modules: [InstalledModule], context: LifecycleContext) {}
     package func uninstall(context: LifecycleContext) {}
-    package func validate(adding type: any LifecycleModule.Type) throws {}
+    package func validate(adding type: any LifecycleModule.Type, context: LifecycleContext) throws {}
 }
 
 /// A module as a host installed it: its participant, its instance and its type, for

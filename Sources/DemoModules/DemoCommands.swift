@@ -1,0 +1,68 @@
+public import LifecycleCore
+public import LifecycleRouting
+
+/// `lifecycle-demo` (or `lifecycle-demo run`): drives the demo host through a whole lifecycle.
+public struct RunCommand: Route {
+    public static let command: RouteCommand? = RouteCommand(
+        "run",
+        summary: "Drives the demo host through a whole lifecycle, printing every delivery",
+        isDefault: true
+    )
+    public typealias Result = Int32
+    public init(parameters: RouteParameters) {}
+}
+
+/// `lifecycle-demo plan`: prints who receives each event, delivering nothing.
+public struct PlanCommand: Route {
+    public static let command: RouteCommand? = RouteCommand(
+        "plan",
+        summary: "Prints the discovered modules, routes and the delivery order of every event; delivers nothing"
+    )
+    public typealias Result = Int32
+    public init(parameters: RouteParameters) {}
+}
+
+/// `lifecycle-demo serve`: runs the demo host under a `HostRunner` until a signal ends it.
+public struct ServeCommand: Route {
+    public static let command: RouteCommand? = RouteCommand(
+        "serve",
+        summary: "Runs the demo host until a signal ends it (Docs/Hosting.md)",
+        options: [
+            .init(
+                "signals",
+                value: "MAP",
+                summary:
+                    "the signal map, as \"TERM=terminate HUP=reload\"; default LIFECYCLE_SIGNALS or the standard one"
+            ),
+            .init("terminate-deadline", value: "SECONDS", summary: "the host's terminate deadline; default 10"),
+            .init("slow-terminate", value: "SECONDS|forever", summary: "enables SlowShutdownModule"),
+        ]
+    )
+    public typealias Result = Int32
+    public init(parameters: RouteParameters) {}
+}
+
+/// Serves the demo's commands: each runs the host the router belongs to.
+public struct DemoCommandsModule: LifecycleModule, RouteServing {
+    public static let priority: ModulePriority = .minimum
+    let services: DemoServices
+
+    public init(context: LifecycleContext) throws {
+        services = try context.demoServices(for: Self.moduleName)
+    }
+
+    public static func serveRoutes(_ routes: inout RouteHandlers<Self>) {
+        routes.on(RunCommand.self) { module, _, context in
+            guard let host = context.host else { return 1 }
+            return await LifecycleDemo.run(host: host, console: module.services.console)
+        }
+        routes.on(PlanCommand.self) { module, _, context in
+            guard let host = context.host else { return 1 }
+            return LifecycleDemo.plan(host: host, console: module.services.console)
+        }
+        routes.on(ServeCommand.self) { module, _, context in
+            guard let host = context.host else { return 1 }
+            return await LifecycleDemo.serve(host: host, console: module.services.console)
+        }
+    }
+}

@@ -1,0 +1,108 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// What a caller wants done: a route by value, a URL, a command line, or a factory. The router resolves a
+/// URL or a command to its route first, then passes the intent through the interceptors, then to the
+/// route's handler (`Router.open(_:)`). Interceptors see it resolved, and switch to new ones.
+///
+/// ```swift
+/// decision.switch(to: RouteIntent(WarmCache()))              // by value
+/// decision.switch(to: RouteIntent(url: loginURL))            // by URL
+/// decision.switch(to: RouteIntent(named: "flush") { _ in     // by factory
+///     await flush()
+/// })
+/// ```
+///
+/// Unlike Tetris's, a factory intent passes through the interceptors too: an interceptor that guards
+/// every intent guards it.
+public struct RouteIntent: Sendable, CustomStringConvertible {
+    /// How the intent names its target.
+    public enum Source: Sendable {
+        /// A route value: ``RouteIntent/init(_:)``.
+        case value
+        /// A URL or path: ``RouteIntent/init(url:)``.
+        case url(URL)
+        /// A command line, without the program's name: ``RouteIntent/init(command:)``.
+        case command([String])
+        /// A factory: ``RouteIntent/init(named:perform:)``.
+        case factory
+    }
+
+    /// A factory's work, erased.
+    typealias Factory = @Sendable (RouteContext) async throws -> any Sendable
+
+    /// How the intent names its target.
+    public let source: Source
+    /// The route, once resolved: always for ``Source/value``; for a URL or a command, once it matched. `nil`
+    /// for a factory.
+    public let route: (any Route)?
+    /// The parameters a URL or a command gave, once resolved.
+    public let parameters: RouteParameters?
+    /// The factory's name, for a factory.
+    let factoryName: String?
+    let factory: Factory?
+
+    /// An intent to open `route`.
+    public init<R: Route>(_ route: R) {
+        self.init(source: .value, route: route)
+    }
+
+    /// An intent to open whatever route matches `url`: a URL with a scheme (`app://reports/7`), or a path
+    /// (`URL(string: "/admin/reload")`).
+    public init(url: URL) {
+        self.init(source: .url(url))
+    }
+
+    /// An intent to run the command `arguments` names: the subcommand, then its arguments and options.
+    /// An empty list, or one that starts with an option, runs the default command.
+    public init(command arguments: [String]) {
+        self.init(source: .command(arguments))
+    }
+
+    /// An intent whose handler is `perform`, named `name` in interceptors, chains and errors.
+    public init<T: Sendable>(named name: String, perform: @escaping @Sendable (RouteContext) async throws -> T) {
+        self.init(source: .factory, factoryName: name, factory: { context in try await perform(context) })
+    }
+
+    init(
+        source: Source,
+        route: (any Route)? = nil,
+        parameters: RouteParameters? = nil,
+        factoryName: String? = nil,
+        factory: Factory? = nil
+    ) {
+        self.source = source
+        self.route = route
+        self.parameters = parameters
+        self.factoryName = factoryName
+        self.factory = factory
+    }
+
+    /// The route's type, once resolved.
+    public var routeType: (any Route.Type)? { route.map { type(of: $0) } }
+
+    /// The intent's name: its route's name, or the factory's; before it is resolved, its URL or command line.
+    public var name: String {
+        if let route { return type(of: route).routeName }
+        if let factoryName { return factoryName }
+        switch source {
+        case .url(let url): return url.absoluteString
+        case .command(let arguments): return arguments.isEmpty ? "(default command)" : arguments.joined(separator: " ")
+        case .value, .factory: return "(intent)"
+        }
+    }
+
+    /// Whether its route is `R`.
+    public func `is`<R: Route>(_: R.Type) -> Bool { route is R }
+
+    public var description: String {
+        switch source {
+        case .url(let url) where route != nil: "\(name) (\(url.absoluteString))"
+        case .command(let arguments) where route != nil: "\(name) (\(arguments.joined(separator: " ")))"
+        default: name
+        }
+    }
+}

@@ -1,0 +1,447 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+public import LifecycleCore
+
+/// Opens intents: finds the route, passes the intent through the interceptors, and calls the handler of
+/// the module that serves it. Each host built from a manifest with routing has one
+/// (`ModuleManifest.withRouting()`): `host.router`, or `context.router` in a module.
+///
+/// ```swift
+/// let text = try await host.router.open(ShowReport(day: 3))                          // typed
+/// let any = try await host.router.open(url: URL(string: "app://reports/3")!)         // by URL
+/// let code = try await host.router.run(arguments: ["report", "3"])                   // by command
+/// ```
+///
+/// Interceptors run highest priority first, ties by type name, then the route's own interceptor. Each
+/// decides once (``InterceptorDecision``). A switch opens its intent through the whole chain, nested;
+/// switches and intents opened by handlers nest at most ``maximumDepth`` deep, and one intent restarts at
+/// most ``maximumRestarts`` times: past either, the intent fails with ``RouteError/Code/loopLimit`` and the
+/// chain. Intents may be opened from any task, concurrently.
+public final class Router: Sendable {
+    /// How deep switched intents and intents opened by handlers may nest.
+    public static let maximumDepth = 8
+    /// How many times one intent may be restarted after switches.
+    public static let maximumRestarts = 8
+
+    /// How long an interceptor without a budget of its own may take to decide; `nil` for no limit.
+    public let interceptorBudget: Duration?
+
+    /// The routes and interceptors of the host's modules, replaced whole when modules are added or removed.
+    final class Table: Sendable {
+        let routes: [BoundRoute]
+        let trie: RouteTrie<Int>
+        let byType: [ObjectIdentifier: Int]
+        /// The commands by name, and the default one.
+        let commands: [String: Int]
+        let defaultCommand: Int?
+        /// The global interceptors, in order.
+        let interceptors: [AnyInterceptor]
+
+        init(routes: [BoundRoute], interceptors: [AnyInterceptor]) {
+            self.routes = routes
+            self.interceptors = interceptors
+            var trie = RouteTrie<Int>()
+            var byType: [ObjectIdentifier: Int] = [:]
+            var commands: [String: Int] = [:]
+            var defaultCommand: Int?
+            for (index, route) in routes.enumerated() {
+                // Checked when the host was built (RoutingPreparation): no invalid or duplicate entry is left.
+                if let pattern = route.type.pattern { _ = try? trie.insert(pattern, index) }
+                byType[ObjectIdentifier(route.type)] = index
+                if let command = route.type.command {
+                    commands[command.name] = commands[command.name] ?? index
+                    if command.isDefault, defaultCommand == nil { defaultCommand = index }
+                }
+            }
+            self.trie = trie
+            self.byType = byType
+            self.commands = commands
+            self.defaultCommand = defaultCommand
+        }
+    }
+
+    private struct State {
+        var table = Table(routes: [], interceptors: [])
+        var context: LifecycleContext?
+        /// The global interceptors, created once per host.
+        var interceptors: [AnyInterceptor]?
+    }
+
+    private let state = Locked(State())
+
+    init(interceptorBudget: Duration?) {
+        self.interceptorBudget = interceptorBudget
+    }
+
+    /// Installs the host's routes and interceptors, from then on.
+    func install(_ table: Table, context: LifecycleContext) {
+        state.withLock { state in
+            state.table = table
+            state.context = context
+        }
+    }
+
+    /// The global interceptors: those `make` creates the first time, the same ones afterwards.
+    func createdInterceptors(_ make: () -> [AnyInterceptor]) -> [AnyInterceptor] {
+        if let made = state.withLock({ $0.interceptors }) { return made }
+        let made = make()
+        return state.withLock { state in
+            if let earlier = state.interceptors { return earlier }
+            state.interceptors = made
+            return made
+        }
+    }
+
+    /// The host is gone: every opening from now on fails with ``RouteError/Code/noRouter``. What the table
+    /// held (handlers bound to modules, interceptors) is released.
+    func retire() {
+        state.withLock { state in
+            state.table = Table(routes: [], interceptors: [])
+            state.context = nil
+            state.interceptors = []
+        }
+    }
+
+    /// The host, while it exists.
+    var host: ApplicationHost? { state.withLock { $0.context }?.events.mailbox?.host }
+
+    private func snapshot(_ intent: @autoclosure () -> String) throws(RouteError) -> (Table, LifecycleContext) {
+        let (table, context) = state.withLock { ($0.table, $0.context) }
+        guard let context else { throw .noRouter(intent()) }
+        return (table, context)
+    }
+
+    // MARK: What it serves
+
+    /// A route the router serves.
+    public struct ServedRoute: Sendable, CustomStringConvertible {
+        /// The route's type.
+        public let type: any Route.Type
+        /// The module that serves it.
+        public let server: String
+        /// Whether its registration added its own interceptor.
+        public let hasInterceptor: Bool
+
+        public var name: String { type.routeName }
+        public var pattern: RoutePattern? { type.pattern }
+        public var command: RouteCommand? { type.command }
+
+        public var description: String {
+            "\(name)" + (pattern.map { " \($0)" } ?? "") + (command.map { " command `\($0.name)`" } ?? "")
+                + " served by \(server)" + (hasInterceptor ? " (with its own interceptor)" : "")
+        }
+    }
+
+    /// The routes served, in the order of their servers, then of their registration.
+    public var routes: [ServedRoute] {
+        state.withLock { $0.table }.routes.map {
+            ServedRoute(type: $0.type, server: $0.server, hasInterceptor: $0.interceptor != nil)
+        }
+    }
+
+    /// The global interceptors' names, in the order they run.
+    public var interceptors: [String] { state.withLock { $0.table }.interceptors.map(\.name) }
+
+    /// What `url` would open, without opening it: the route and the parameters, or `nil` if no pattern
+    /// matches. Neither interceptors nor handlers run.
+    public func match(_ url: URL) -> (route: ServedRoute, parameters: RouteParameters)? {
+        let table = state.withLock { $0.table }
+        guard let (index, parameters) = table.trie.match(url) else { return nil }
+        let route = table.routes[index]
+        return (
+            ServedRoute(type: route.type, server: route.server, hasInterceptor: route.interceptor != nil), parameters
+        )
+    }
+
+    // MARK: Opening
+
+    /// Opens `route`, through the interceptors, and returns what its handler returned.
+    ///
+    /// - Throws: ``RouteError``: ``RouteError/Code/notServed`` if no module serves `R`; an interceptor's
+    ///   refusal, misbehaviour or timeout; ``RouteError/Code/loopLimit``; or
+    ///   ``RouteError/Code/handlerFailed`` with what the handler threw.
+    public func open<R: Route>(_ route: R) async throws(RouteError) -> R.Result {
+        let result = try await open(RouteIntent(route))
+        guard let typed = result as? R.Result else {
+            // Only a handler registered for R can answer an intent for R, so this cannot happen.
+            throw .handlerFailed(R.routeName, server: "the router", ResultMismatch(expected: "\(R.Result.self)"))
+        }
+        return typed
+    }
+
+    /// Opens the route whose pattern matches `url`, through the interceptors, and returns what its handler
+    /// returned.
+    ///
+    /// - Throws: ``RouteError/Code/noRoute`` if no pattern matches; the route's parameter errors; and the
+    ///   errors of opening a route by value (`open(_:)`).
+    public func open(url: URL) async throws(RouteError) -> any Sendable {
+        try await open(RouteIntent(url: url))
+    }
+
+    /// Runs the command `arguments` names (without the program's name), through the interceptors, and
+    /// returns what its handler returned. An empty list, or one starting with an option, runs the default
+    /// command.
+    ///
+    /// - Throws: ``RouteError/Code/noRoute`` for an unknown command; ``RouteError/Code/unknownOption``,
+    ///   ``RouteError/Code/missingArgument`` or ``RouteError/Code/unexpectedArgument`` for a command line
+    ///   its route does not declare; and the errors of opening a route by value (`open(_:)`).
+    public func run(arguments: [String]) async throws(RouteError) -> any Sendable {
+        try await open(RouteIntent(command: arguments))
+    }
+
+    /// Opens a factory intent: `perform` runs after every global interceptor let it through.
+    public func open<T: Sendable>(
+        named name: String,
+        perform: @escaping @Sendable (RouteContext) async throws -> T
+    ) async throws(RouteError) -> T {
+        let result = try await open(RouteIntent(named: name, perform: perform))
+        guard let typed = result as? T else {
+            throw .handlerFailed(name, server: "the router", ResultMismatch(expected: "\(T.self)"))
+        }
+        return typed
+    }
+
+    /// Opens `intent`, through the interceptors, and returns what its handler returned.
+    public func open(_ intent: RouteIntent) async throws(RouteError) -> any Sendable {
+        let (table, context) = try snapshot(intent.name)
+        return try await perform(intent, chain: RouteChain.current, table: table, context: context)
+    }
+
+    /// The handler's result does not have the type the intent's route declares.
+    struct ResultMismatch: Error, CustomStringConvertible {
+        let expected: String
+        var description: String { "its result is not a \(expected)" }
+    }
+
+    // MARK: The chain
+
+    /// Resolves `intent`, checks the nesting, runs the interceptors, then the handler.
+    private func perform(
+        _ intent: RouteIntent,
+        chain: RouteChainLink?,
+        table: Table,
+        context: LifecycleContext
+    ) async throws(RouteError) -> any Sendable {
+        let (resolved, route) = try resolve(intent, table: table)
+        guard (chain?.depth ?? 0) < Self.maximumDepth else {
+            throw .loopLimit(
+                resolved.name,
+                chain: (chain?.descriptions ?? []) + [resolved.description],
+                limit: "\(Self.maximumDepth) nested intents"
+            )
+        }
+        let interceptors = route?.interceptor.map { table.interceptors + [$0] } ?? table.interceptors
+        if !interceptors.isEmpty {
+            if interceptorBudget != nil || interceptors.contains(where: { $0.budget != nil }) {
+                try await supervised(resolved) { (watch) async throws(RouteError) in
+                    try await self.intercept(
+                        resolved,
+                        interceptors,
+                        chain: chain,
+                        table: table,
+                        context: context,
+                        watch: watch
+                    )
+                }
+            } else {
+                try await intercept(resolved, interceptors, chain: chain, table: table, context: context, watch: nil)
+            }
+        }
+        guard !Task.isCancelled else { throw .cancelled(resolved.name) }
+        let handlerContext = RouteContext(intent: resolved, lifecycle: context, router: self, link: chain)
+        do {
+            return try await RouteChain.$current.withValue(RouteChainLink(resolved, note: nil, parent: chain)) {
+                if let route {
+                    return try await route.perform(resolved.route!, handlerContext)
+                }
+                return try await resolved.factory!(handlerContext)
+            }
+        } catch let error as RouteError where error.code == .loopLimit {
+            throw error
+        } catch {
+            throw .handlerFailed(resolved.name, server: route?.server ?? "the factory", error)
+        }
+    }
+
+    /// A URL or command resolved to its route and parameters; a route value to its bound route.
+    private func resolve(_ intent: RouteIntent, table: Table) throws(RouteError) -> (RouteIntent, BoundRoute?) {
+        switch intent.source {
+        case .factory:
+            return (intent, nil)
+        case .value:
+            let type = type(of: intent.route!)
+            guard let index = table.byType[ObjectIdentifier(type)] else { throw .notServed(type.routeName) }
+            return (intent, table.routes[index])
+        case .url(let url):
+            if let route = intent.route, let index = table.byType[ObjectIdentifier(type(of: route))] {
+                return (intent, table.routes[index])
+            }
+            guard let (index, found) = table.trie.match(url) else {
+                throw .noRoute(url: url, known: table.routes.compactMap { $0.type.pattern?.text })
+            }
+            let route = table.routes[index]
+            let parameters = RouteParameters(route: route.name, found.values, rest: found.rest)
+            return (try parse(route, parameters, source: intent.source), route)
+        case .command(let arguments):
+            if let route = intent.route, let index = table.byType[ObjectIdentifier(type(of: route))] {
+                return (intent, table.routes[index])
+            }
+            let named = arguments.first.map { !$0.hasPrefix("-") } ?? false
+            let index: Int
+            if named {
+                guard let found = table.commands[arguments[0]] else {
+                    throw .noCommand(arguments[0], known: table.commands.keys.sorted())
+                }
+                index = found
+            } else {
+                guard let found = table.defaultCommand else {
+                    throw .noCommand(arguments.first ?? "(none)", known: table.commands.keys.sorted())
+                }
+                index = found
+            }
+            let route = table.routes[index]
+            let parameters = try route.type.command!.parameters(
+                route: route.name,
+                named ? arguments.dropFirst() : arguments[...]
+            )
+            return (try parse(route, parameters, source: intent.source), route)
+        }
+    }
+
+    private func parse(
+        _ route: BoundRoute,
+        _ parameters: RouteParameters,
+        source: RouteIntent.Source
+    ) throws(RouteError) -> RouteIntent {
+        do {
+            return RouteIntent(source: source, route: try route.parse(parameters), parameters: parameters)
+        } catch let error as RouteError {
+            throw error
+        } catch {
+            throw .invalidInput(route.name, error)
+        }
+    }
+
+    /// Runs the interceptors on `intent` until every one continued; switches and restarts as they decide.
+    private func intercept(
+        _ intent: RouteIntent,
+        _ interceptors: [AnyInterceptor],
+        chain: RouteChainLink?,
+        table: Table,
+        context: LifecycleContext,
+        watch: RouteChainWatch?
+    ) async throws(RouteError) {
+        let box = DecisionBox()
+        var turn: UInt64 = 0
+        var restarts = 0
+        var index = 0
+        while index < interceptors.count {
+            let interceptor = interceptors[index]
+            turn += 1
+            box.begin(turn)
+            if let watch, let budget = interceptor.budget ?? interceptorBudget {
+                watch.enter(interceptor.name, budget: budget)
+            }
+            await interceptor.call(
+                intent,
+                RouteContext(intent: intent, lifecycle: context, router: self, link: chain),
+                InterceptorDecision(box: box, turn: turn)
+            )
+            watch?.leave()
+            guard !Task.isCancelled || watch == nil else { throw .cancelled(intent.name) }
+            switch box.end(turn) {
+            case nil:
+                throw .neverDecided(intent.description, by: interceptor.name)
+            case .continue?:
+                index += 1
+            case .reject(let reason)?:
+                throw .rejected(intent.description, by: interceptor.name, reason)
+            case .twice(let first, let second)?:
+                throw .decidedTwice(intent.description, by: interceptor.name, first: first, second: second)
+            case .switch(let target, let then)?:
+                let note = (restarts > 0 ? "restart \(restarts), " : "") + "switched by \(interceptor.name)"
+                do {
+                    _ = try await perform(
+                        target,
+                        chain: RouteChainLink(intent, note: note, parent: chain),
+                        table: table,
+                        context: context
+                    )
+                } catch {
+                    throw error.switched(from: intent.description, by: interceptor.name)
+                }
+                switch then {
+                case .continue:
+                    index += 1
+                case .restart:
+                    restarts += 1
+                    guard restarts <= Self.maximumRestarts else {
+                        throw .loopLimit(
+                            intent.name,
+                            chain: (chain?.descriptions ?? [])
+                                + (0...restarts).map {
+                                    $0 == 0 ? intent.description : "\(intent.description) (restart \($0))"
+                                },
+                            limit: "\(Self.maximumRestarts) restarts"
+                        )
+                    }
+                    index = 0
+                }
+            }
+        }
+    }
+
+    /// Runs `body` in a task of its own, watched: if an interceptor overruns its budget, the opening fails
+    /// with ``RouteError/Code/timedOut`` at once, and the task is cancelled and left to finish.
+    private func supervised(
+        _ intent: RouteIntent,
+        _ body: @escaping @Sendable (RouteChainWatch) async throws(RouteError) -> Void
+    ) async throws(RouteError) {
+        let watch = RouteChainWatch()
+        let settlement = Settlement<Void>()
+        let work = Task {
+            do {
+                settlement.finish(.success(try await body(watch)))
+            } catch {
+                settlement.finish(.failure(error))
+            }
+            watch.finish()
+        }
+        let watchdog = Task {
+            await watch.watch { name, budget in
+                work.cancel()
+                settlement.finish(.failure(RouteError.timedOut(intent.description, by: name, budget: budget)))
+            }
+        }
+        defer { watchdog.cancel() }
+        do {
+            try await withTaskCancellationHandler {
+                try await settlement.wait()
+            } onCancel: {
+                work.cancel()
+            }
+        } catch let error as RouteError {
+            throw error
+        } catch {
+            throw .cancelled(intent.description)
+        }
+    }
+}
+
+extension LifecycleContext {
+    /// The router of this context's host, if its manifest has routing.
+    public var router: Router? { launchOptions[RouterKey.self] }
+}
+
+extension ApplicationHost {
+    /// The host's router, if its manifest has routing (`ModuleManifest.withRouting()`).
+    public nonisolated var router: Router? { context.launchOptions[RouterKey.self] }
+}
+
+/// Where a host keeps its router: in its launch options, set when the host is built.
+enum RouterKey: LaunchOptionKey {
+    static let defaultValue: Router? = nil
+}

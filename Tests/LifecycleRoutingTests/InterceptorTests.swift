@@ -1,0 +1,272 @@
+import LifecycleCore
+import LifecycleRouting
+import Synchronization
+import Testing
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+@Suite("Interceptors: each decision, and each way to misbehave")
+struct InterceptorTests {
+    @Test("Every interceptor continues: priority order, ties by type name, then the handler")
+    func continueRunsEveryInterceptorInOrder() async throws {
+        let (host, script) = try routingHost()
+        let text = try await host.router!.open(ShowUser(id: 3))
+        #expect(text == "user 3")
+        #expect(
+            script.entries == [
+                "First ShowUser", "Second ShowUser", "TieA ShowUser", "TieB ShowUser", "handler ShowUser 3",
+            ]
+        )
+        #expect(host.router!.interceptors.map(short) == ["First", "Second", "TieA", "TieB"])
+    }
+
+    @Test("A rejection fails the intent with the reason; later interceptors and the handler never run")
+    func rejectStops() async throws {
+        let (host, script) = try routingHost()
+        script.when("Second") { _, _, decision in decision.reject(Refused()) }
+        let error = await #expect(throws: RouteError.self) { try await host.router!.open(ShowUser(id: 3)) }
+        #expect(error?.code == .rejected)
+        #expect(error.flatMap { $0.interceptor.map(short) } == "Second")
+        #expect(error?.underlying is Refused)
+        #expect(error?.description.contains("not now") == true)
+        #expect(script.entries == ["First ShowUser", "Second ShowUser"])
+    }
+
+    @Test("A switch opens its intent through the whole chain, then restarts the original from the first")
+    func switchThenRestart() async throws {
+        let (host, script) = try routingHost()
+        script.when("Second") { intent, _, decision in
+            if intent.is(ShowUser.self), !script.flag.load(ordering: .sequentiallyConsistent) {
+                decision.switch(to: RouteIntent(Login()))
+            } else {
+                decision.continue()
+            }
+        }
+        let text = try await host.router!.open(ShowUser(id: 7))
+        #expect(text == "user 7")
+        #expect(
+            script.entries == [
+                "First ShowUser", "Second ShowUser",
+                "First Login", "Second Login", "TieA Login", "TieB Login", "handler Login",
+                "First ShowUser", "Second ShowUser", "TieA ShowUser", "TieB ShowUser", "handler ShowUser 7",
+            ]
+        )
+    }
+
+    @Test("A switch with `then: .continue` goes on at the next interceptor instead of restarting")
+    func switchThenContinue() async throws {
+        let (host, script) = try routingHost()
+        script.when("Second") { intent, _, decision in
+            if intent.is(ShowUser.self) {
+                decision.switch(to: RouteIntent(Login()), then: .continue)
+            } else {
+                decision.continue()
+            }
+        }
+        _ = try await host.router!.open(ShowUser(id: 1))
+        #expect(
+            script.entries == [
+                "First ShowUser", "Second ShowUser",
+                "First Login", "Second Login", "TieA Login", "TieB Login", "handler Login",
+                "TieA ShowUser", "TieB ShowUser", "handler ShowUser 1",
+            ]
+        )
+    }
+
+    @Test("A switched intent that fails fails the original, with the chain that led to it")
+    func failedSwitch() async throws {
+        let (host, script) = try routingHost()
+        script.when("First") { intent, _, decision in
+            if intent.is(ShowUser.self) { decision.switch(to: RouteIntent(Failing())) } else { decision.continue() }
+        }
+        let error = await #expect(throws: RouteError.self) { try await host.router!.open(ShowUser(id: 2)) }
+        #expect(error?.code == .handlerFailed)
+        #expect(error?.intent.hasSuffix("Failing") == true)
+        #expect(error?.chain.count == 1)
+        #expect(error?.chain.first?.contains("ShowUser") == true)
+        #expect(error?.description.contains("switched to it by") == true)
+        #expect(!script.entries.contains { $0.hasPrefix("handler ShowUser") })
+    }
+
+    @Test("Deciding twice fails the intent naming both decisions; neither is acted on")
+    func decideTwice() async throws {
+        let (host, script) = try routingHost()
+        script.when("TieA") { _, _, decision in
+            decision.continue()
+            decision.reject(Refused())
+        }
+        let error = await #expect(throws: RouteError.self) { try await host.router!.open(ShowUser(id: 3)) }
+        #expect(error?.code == .decidedTwice)
+        #expect(error.flatMap { $0.interceptor.map(short) } == "TieA")
+        #expect(error?.description.contains("first continue(), then reject(not now)") == true)
+        #expect(script.entries.last == "TieA ShowUser")
+    }
+
+    @Test("Deciding twice from concurrent child tasks is still caught")
+    func decideTwiceConcurrently() async throws {
+        let (host, script) = try routingHost()
+        script.when("First") { _, _, decision in
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<8 { group.addTask { decision.continue() } }
+            }
+        }
+        for _ in 0..<20 {
+            let error = await #expect(throws: RouteError.self) { try await host.router!.open(ShowUser(id: 3)) }
+            #expect(error?.code == .decidedTwice)
+        }
+    }
+
+    @Test("Returning without deciding fails the intent, naming the interceptor")
+    func neverDecides() async throws {
+        let (host, script) = try routingHost()
+        script.when("Second") { _, _, _ in }
+        let error = await #expect(throws: RouteError.self) { try await host.router!.open(ShowUser(id: 3)) }
+        #expect(error?.code == .neverDecided)
+        #expect(error.flatMap { $0.interceptor.map(short) } == "Second")
+        #expect(script.entries == ["First ShowUser", "Second ShowUser"])
+    }
+
+    @Test("A decision made after `intercept` returned is ignored: the intent already failed")
+    func lateDecisionIgnored() async throws {
+        let (host, script) = try routingHost()
+        let stash = StashedDecision()
+        script.when("First") { _, _, decision in stash.keep(decision) }
+        let error = await #expect(throws: RouteError.self) { try await host.router!.open(ShowUser(id: 3)) }
+        #expect(error?.code == .neverDecided)
+        stash.decision?.reject(Refused())  // late: nothing happens, nothing crashes
+        script.when("First") { _, _, decision in decision.continue() }
+        #expect(try await host.router!.open(ShowUser(id: 4)) == "user 4")
+    }
+
+    @Test("An interceptor that hangs past the router's budget times out, and the caller does not wait for it")
+    func routerBudget() async throws {
+        let (host, script) = try routingHost(budget: .milliseconds(100))
+        script.when("Second") { _, _, decision in
+            // Ignores cancellation, like code stuck in a blocking call, for far longer than the budget.
+            let end = ContinuousClock.now + .seconds(3)
+            while ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(20)) }
+            decision.continue()
+        }
+        let start = ContinuousClock.now
+        let error = await #expect(throws: RouteError.self) { try await host.router!.open(ShowUser(id: 3)) }
+        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(error?.code == .timedOut)
+        #expect(error.flatMap { $0.interceptor.map(short) } == "Second")
+        #expect(error?.description.contains("within 0.1 seconds") == true)
+        #expect(!script.entries.contains { $0.hasPrefix("handler") })
+    }
+
+    @Test("An interceptor's own budget applies even when the router has none")
+    func ownBudget() async throws {
+        let (host, script) = try routingHost(interceptors: [Hasty.self], budget: nil)
+        script.when("Hasty") { _, _, decision in
+            try? await Task.sleep(for: .seconds(5))
+            decision.continue()
+        }
+        let start = ContinuousClock.now
+        let error = await #expect(throws: RouteError.self) { try await host.router!.open(ShowUser(id: 3)) }
+        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(error?.code == .timedOut)
+        #expect(error.flatMap { $0.interceptor.map(short) } == "Hasty")
+    }
+
+    @Test("Within budget, a slow interceptor still decides and the intent succeeds")
+    func slowButInBudget() async throws {
+        let (host, script) = try routingHost(budget: .seconds(5))
+        script.when("First") { _, _, decision in
+            try? await Task.sleep(for: .milliseconds(30))
+            decision.continue()
+        }
+        #expect(try await host.router!.open(ShowUser(id: 9)) == "user 9")
+        #expect(script.entries.count == 5)
+    }
+
+    @Test("Switches round a loop are cut at the depth limit, with the chain")
+    func switchLoop() async throws {
+        let (host, script) = try routingHost()
+        // ShowUser switches to Login, Login switches to ShowUser, and so on.
+        script.when("First") { intent, _, decision in
+            decision.switch(to: intent.is(ShowUser.self) ? RouteIntent(Login()) : RouteIntent(ShowUser(id: 1)))
+        }
+        let error = await #expect(throws: RouteError.self) { try await host.router!.open(ShowUser(id: 1)) }
+        #expect(error?.code == .loopLimit)
+        #expect(error?.chain.count == Router.maximumDepth + 1)
+        #expect(error?.description.contains("ShowUser") == true)
+        #expect(error?.description.contains("Login") == true)
+        // The intent past the limit is refused before any interceptor judges it.
+        #expect(script.entries.count == Router.maximumDepth)
+    }
+
+    @Test("Endless restarts are cut at the restart limit")
+    func restartLoop() async throws {
+        let (host, script) = try routingHost()
+        script.when("First") { intent, _, decision in
+            if intent.is(ShowUser.self) { decision.switch(to: RouteIntent(Login())) } else { decision.continue() }
+        }
+        let error = await #expect(throws: RouteError.self) { try await host.router!.open(ShowUser(id: 1)) }
+        #expect(error?.code == .loopLimit)
+        #expect(error?.description.contains("\(Router.maximumRestarts) restarts") == true)
+        #expect(script.entries.filter { $0 == "handler Login" }.count == Router.maximumRestarts + 1)
+    }
+
+    @Test("A handler that opens its own route again is cut at the depth limit")
+    func handlerLoop() async throws {
+        let (host, _) = try routingHost(interceptors: [])
+        let error = await #expect(throws: RouteError.self) { try await host.router!.open(Recursive()) }
+        #expect(error?.code == .loopLimit)
+        #expect(error?.chain.count == Router.maximumDepth + 1)
+    }
+
+    @Test("A route's own interceptor runs after every global one, and can reject")
+    func ownInterceptor() async throws {
+        let (host, script) = try routingHost(interceptors: [First.self])
+        #expect(try await host.router!.open(url: URL(string: "/guarded/yes")!) as? String == "guarded yes")
+        #expect(script.entries == ["First Guarded", "own Guarded"])
+        let error = await #expect(throws: RouteError.self) {
+            try await host.router!.open(url: URL(string: "/guarded/no")!)
+        }
+        #expect(error?.code == .rejected)
+        #expect(error?.interceptor?.contains("Guarded's interceptor in") == true)
+        #expect(host.router!.routes.first { $0.type == Guarded.self }?.hasInterceptor == true)
+    }
+
+    @Test("A factory intent passes through the global interceptors too")
+    func factoryIsIntercepted() async throws {
+        let (host, script) = try routingHost()
+        let value = try await host.router!.open(named: "compute") { _ in 41 + 1 }
+        #expect(value == 42)
+        #expect(script.entries == ["First compute", "Second compute", "TieA compute", "TieB compute"])
+        script.when("First") { _, _, decision in decision.reject(Refused()) }
+        await #expect(throws: RouteError.self) { _ = try await host.router!.open(named: "compute") { _ in 1 } }
+    }
+
+    @Test("Interceptors see the resolved intent: its route value, parameters and source")
+    func interceptorsSeeResolvedIntent() async throws {
+        let (host, script) = try routingHost()
+        let seen = Seen()
+        script.when("First") { intent, context, decision in
+            seen.set(
+                "\(short(intent.name)) \(intent.parameters?["day"] ?? "-") \((intent.route as? ShowReport)?.day ?? -1)"
+            )
+            #expect(context.chain.isEmpty)
+            decision.continue()
+        }
+        _ = try await host.router!.open(url: URL(string: "app://reports/12")!)
+        #expect(seen.value == "ShowReport 12 12")
+    }
+}
+
+final class StashedDecision: Sendable {
+    private let stored = Locked<InterceptorDecision?>(nil)
+    func keep(_ decision: InterceptorDecision) { stored.withLock { $0 = decision } }
+    var decision: InterceptorDecision? { stored.withLock { $0 } }
+}
+
+final class Seen: Sendable {
+    private let stored = Locked("")
+    func set(_ value: String) { stored.withLock { $0 = value } }
+    var value: String { stored.withLock { $0 } }
+}
