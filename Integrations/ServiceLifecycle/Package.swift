@@ -41,6 +41,7 @@ let package = Package(
                 .target(name: "LifecycleServiceLifecycle"),
                 .product(name: "LifecycleCore", package: "ModuleLifecycle"),
                 .product(name: "LifecycleProxy", package: "ModuleLifecycle"),
+                .product(name: "LifecycleRouting", package: "ModuleLifecycle"),
                 .product(name: "LifecycleServices", package: "ModuleLifecycle"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -52,8 +53,12 @@ let package = Package(
             name: "LifecycleServiceLifecycleTests",
             dependencies: [
                 .target(name: "LifecycleServiceLifecycle"),
+                // For the tests that host the example's modules in-process (`@testable import`); the
+                // others run its binary.
+                .target(name: "service-lifecycle-example"),
                 .product(name: "LifecycleCore", package: "ModuleLifecycle"),
                 .product(name: "LifecycleProxy", package: "ModuleLifecycle"),
+                .product(name: "LifecycleRouting", package: "ModuleLifecycle"),
                 .product(name: "LifecycleTesting", package: "ModuleLifecycle"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),

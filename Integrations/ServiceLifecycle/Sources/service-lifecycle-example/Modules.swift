@@ -1,4 +1,5 @@
 import LifecycleCore
+import LifecycleRouting
 import LifecycleServices
 import Synchronization
 
@@ -104,7 +105,12 @@ struct TrafficModule: LifecycleModule, DependentModule, SyncDidBecomeActive, Syn
 }
 
 extension ModuleManifest {
-    /// The example's modules.
-    static let example = ModuleManifest(name: "service-lifecycle-example", [StoreModule.self, TrafficModule.self])
-        .withServices()
+    /// The example's modules, with services, and with routing: `AdminModule` serves the admin routes, which
+    /// the global interceptors guard.
+    static let example = ModuleManifest(
+        name: "service-lifecycle-example",
+        [StoreModule.self, TrafficModule.self, AdminModule.self]
+    )
+    .withServices()
+    .withRouting(interceptors: [AdminTokenInterceptor.self, BackgroundWriteGuard.self])
 }

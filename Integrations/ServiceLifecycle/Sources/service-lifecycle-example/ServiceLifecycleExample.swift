@@ -10,11 +10,15 @@ import UnixSignals
 
 /// An HTTP server whose modules follow the host's lifecycle, run in a ServiceGroup.
 ///
-///     service-lifecycle-example [--port N]     # or PORT=N; 0 picks a free port; 8080 by default
+///     service-lifecycle-example [--port N] [--admin-token T]
 ///
-/// Standard output is a transcript: each delivery (`lifecycle <event> <Module>`), what the modules do,
-/// `listening 127.0.0.1:<port>` once the server accepts connections, each request's start and completion,
-/// and `exit: clean` at the end. Logs go to standard error (`LOG_LEVEL=debug` shows every delivery).
+/// `--port`, or `PORT`: 0 picks a free port; 8080 by default. `--admin-token`, or `ADMIN_TOKEN`: the token
+/// of the admin API (`/admin/**`, `AdminEndpoint`); `example-admin-token` by default.
+///
+/// Standard output is a transcript: where the admin token came from, each delivery
+/// (`lifecycle <event> <Module>`), what the modules do, `listening 127.0.0.1:<port>` once the server
+/// accepts connections, each request's start and completion, each admin request's status, and
+/// `exit: clean` at the end. Logs go to standard error (`LOG_LEVEL=debug` shows every delivery).
 /// SIGTERM or SIGINT shuts it down gracefully: the server finishes its in-flight requests, then the host
 /// enters the background and terminates, and the store closes.
 @main
@@ -29,10 +33,13 @@ struct ServiceLifecycleExample {
         let transcript = Transcript()
         var options = LaunchOptions.current
         guard let port = Int(options.argument("--port") ?? options.environment["PORT"] ?? "8080"), port >= 0 else {
-            FileHandle.standardError.write(Data("usage: service-lifecycle-example [--port N]; N is 0...65535\n".utf8))
+            FileHandle.standardError.write(
+                Data("usage: service-lifecycle-example [--port N] [--admin-token T]; N is 0...65535\n".utf8)
+            )
             exit(64)
         }
         let services = ExampleServices(transcript: transcript)
+        transcript.write("admin: token from \(AdminTokenInterceptor.expectedToken(in: options).source)")
         options[ExampleServicesKey.self] = services
 
         do {
@@ -65,6 +72,8 @@ struct ServiceLifecycleExample {
 
         // The handlers resolve the store StoreModule provides, through the host's services.
         let router = makeRouter(services: services, resolver: host.context.services)
+        // `/admin/**` goes through the host's router, so the interceptors guard it (`AdminEndpoint`).
+        AdminEndpoint(host: host, transcript: transcript).register(on: router)
         var server = Application(
             router: router,
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port)),

@@ -17,6 +17,12 @@ actor Store {
         return items[id]
     }
 
+    /// How many items the store holds.
+    func count() throws(StoreClosed) -> Int {
+        guard let items else { throw StoreClosed() }
+        return items.count
+    }
+
     /// Closes the store; reads throw from now on. Returns how many items it held.
     func close() -> Int {
         defer { items = nil }

@@ -33,11 +33,17 @@ final class ExampleProcess: Sendable {
     private let lines = Lines()
     private let stderrFile: URL
 
-    /// Starts the example with `arguments`.
-    init(arguments: [String]) throws {
+    /// Starts the example with `arguments`, in the test's environment changed by `environment`: a value
+    /// sets its variable, `nil` removes it.
+    init(arguments: [String], environment: [String: String?] = [:]) throws {
         process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments
+        if !environment.isEmpty {
+            var variables = ProcessInfo.processInfo.environment
+            for (name, value) in environment { variables[name] = value }
+            process.environment = variables
+        }
         let output = Pipe()
         process.standardOutput = output
         stderrFile = FileManager.default.temporaryDirectory.appendingPathComponent("example-\(UUID()).stderr")
@@ -137,15 +143,40 @@ struct HTTPExchange: Sendable {
     /// Sends `GET path` to 127.0.0.1:`port` with `Connection: close` and reads until the server closes the
     /// connection. Blocking, so it runs on a thread of its own, off the cooperative pool.
     static func get(port: Int, path: String, timeoutSeconds: Int = 60) async -> HTTPExchange {
+        await request(port: port, path: path, timeoutSeconds: timeoutSeconds)
+    }
+
+    /// Sends `method path`, with `headers` and no body, as ``get(port:path:timeoutSeconds:)`` sends GET.
+    static func request(
+        _ method: String = "GET",
+        port: Int,
+        path: String,
+        headers: [String: String] = [:],
+        timeoutSeconds: Int = 60
+    ) async -> HTTPExchange {
         await withCheckedContinuation { continuation in
             let thread = Thread {
-                continuation.resume(returning: getBlocking(port: port, path: path, timeoutSeconds: timeoutSeconds))
+                continuation.resume(
+                    returning: requestBlocking(
+                        method,
+                        port: port,
+                        path: path,
+                        headers: headers,
+                        timeoutSeconds: timeoutSeconds
+                    )
+                )
             }
             thread.start()
         }
     }
 
-    private static func getBlocking(port: Int, path: String, timeoutSeconds: Int) -> HTTPExchange {
+    private static func requestBlocking(
+        _ method: String,
+        port: Int,
+        path: String,
+        headers: [String: String],
+        timeoutSeconds: Int
+    ) -> HTTPExchange {
         var exchange = HTTPExchange()
         #if canImport(Darwin)
         let fd = socket(AF_INET, SOCK_STREAM, 0)
@@ -166,7 +197,9 @@ struct HTTPExchange: Sendable {
             }
         }
         guard connected == 0 else { return HTTPExchange(failure: "connect: errno \(errno)") }
-        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
+        let fields = headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)\r\n" }.joined()
+        let requestHead = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\(fields)\r\n"
+        let request = Array(requestHead.utf8)
         let sent = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
         guard sent == request.count else { return HTTPExchange(failure: "send: errno \(errno)") }
 
