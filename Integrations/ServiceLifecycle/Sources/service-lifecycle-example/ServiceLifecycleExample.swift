@@ -64,7 +64,7 @@ struct ServiceLifecycleExample {
         var hostConfiguration = ApplicationHost.Configuration(terminateDeadline: .seconds(10))
         hostConfiguration.onDelivery = transcript.writeDelivery  // an observer of your own stays, and runs first
         let host = try ApplicationHost(
-            manifest: .example,  // StoreModule and TrafficModule
+            manifest: .example,  // StoreModule, TrafficModule and AdminModule, with routing
             launchOptions: options,  // carries what the program shares: the transcript
             configuration: hostConfiguration.logging(to: logger)  // deliveries and errors to swift-log
         )
