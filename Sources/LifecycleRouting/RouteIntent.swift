@@ -36,7 +36,9 @@ public struct RouteIntent: Sendable, CustomStringConvertible {
 
     /// How the intent names its target.
     public let source: Source
-    /// The route, once resolved: always for ``Source/value``; for a URL or a command, once it matched. `nil`
+    /// The route, once resolved: always for ``Source/value``; for a URL or a command, once it matched and its
+    /// parameters made a route (when they did not, ``routeType`` is set, this is `nil`, and the intent fails
+    /// with the parameters' error once every interceptor has let it through). `nil`
     /// for a factory.
     public let route: (any Route)?
     /// The parameters a URL or a command gave, once resolved.
@@ -70,23 +72,31 @@ public struct RouteIntent: Sendable, CustomStringConvertible {
     init(
         source: Source,
         route: (any Route)? = nil,
+        routeType: (any Route.Type)? = nil,
+        invalidInput: RouteError? = nil,
         parameters: RouteParameters? = nil,
         factoryName: String? = nil,
         factory: Factory? = nil
     ) {
         self.source = source
         self.route = route
+        self.routeType = routeType ?? route.map { type(of: $0) }
+        self.invalidInput = invalidInput
         self.parameters = parameters
         self.factoryName = factoryName
         self.factory = factory
     }
 
-    /// The route's type, once resolved.
-    public var routeType: (any Route.Type)? { route.map { type(of: $0) } }
+    /// The route's type, once resolved: the type of ``route``, or the route a URL or command matched whose
+    /// parameters did not make one.
+    public let routeType: (any Route.Type)?
+    /// Why the parameters of a matched URL or command did not make a route: thrown after the interceptors, so
+    /// a guard judges a request before its input is.
+    let invalidInput: RouteError?
 
     /// The intent's name: its route's name, or the factory's; before it is resolved, its URL or command line.
     public var name: String {
-        if let route { return type(of: route).routeName }
+        if let routeType { return routeType.routeName }
         if let factoryName { return factoryName }
         switch source {
         case .url(let url): return url.absoluteString
@@ -95,13 +105,13 @@ public struct RouteIntent: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Whether its route is `R`.
-    public func `is`<R: Route>(_: R.Type) -> Bool { route is R }
+    /// Whether its route is `R`, once resolved.
+    public func `is`<R: Route>(_: R.Type) -> Bool { routeType == R.self }
 
     public var description: String {
         switch source {
-        case .url(let url) where route != nil: "\(name) (\(url.absoluteString))"
-        case .command(let arguments) where route != nil: "\(name) (\(arguments.joined(separator: " ")))"
+        case .url(let url) where routeType != nil: "\(name) (\(url.absoluteString))"
+        case .command(let arguments) where routeType != nil: "\(name) (\(arguments.joined(separator: " ")))"
         default: name
         }
     }

@@ -250,6 +250,7 @@ public final class Router: Sendable {
                 try await intercept(resolved, interceptors, chain: chain, table: table, context: context, watch: nil)
             }
         }
+        if let invalid = resolved.invalidInput { throw invalid }
         guard !Task.isCancelled else { throw .cancelled(resolved.name) }
         let handlerContext = RouteContext(intent: resolved, lifecycle: context, router: self, link: chain)
         do {
@@ -284,7 +285,7 @@ public final class Router: Sendable {
             }
             let route = table.routes[index]
             let parameters = RouteParameters(route: route.name, found.values, rest: found.rest)
-            return (try parse(route, parameters, source: intent.source), route)
+            return (parse(route, parameters, source: intent.source), route)
         case .command(let arguments):
             if let route = intent.route, let index = table.byType[ObjectIdentifier(type(of: route))] {
                 return (intent, table.routes[index])
@@ -303,25 +304,26 @@ public final class Router: Sendable {
                 index = found
             }
             let route = table.routes[index]
-            let parameters = try route.type.command!.parameters(
-                route: route.name,
-                named ? arguments.dropFirst() : arguments[...]
-            )
-            return (try parse(route, parameters, source: intent.source), route)
+            do {
+                let parameters = try route.type.command!.parameters(
+                    route: route.name,
+                    named ? arguments.dropFirst() : arguments[...]
+                )
+                return (parse(route, parameters, source: intent.source), route)
+            } catch {
+                return (RouteIntent(source: intent.source, routeType: route.type, invalidInput: error), route)
+            }
         }
     }
 
-    private func parse(
-        _ route: BoundRoute,
-        _ parameters: RouteParameters,
-        source: RouteIntent.Source
-    ) throws(RouteError) -> RouteIntent {
+    /// The intent for `route` from `parameters`: its value, or, when they do not make one, the error it fails
+    /// with after the interceptors.
+    private func parse(_ route: BoundRoute, _ parameters: RouteParameters, source: RouteIntent.Source) -> RouteIntent {
         do {
             return RouteIntent(source: source, route: try route.parse(parameters), parameters: parameters)
-        } catch let error as RouteError {
-            throw error
         } catch {
-            throw .invalidInput(route.name, error)
+            let failure = (error as? RouteError) ?? .invalidInput(route.name, error)
+            return RouteIntent(source: source, routeType: route.type, invalidInput: failure, parameters: parameters)
         }
     }
 

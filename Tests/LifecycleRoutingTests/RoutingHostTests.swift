@@ -24,18 +24,26 @@ struct RoutingHostTests {
         #expect(router.match(URL(string: "/nowhere")!) == nil)
     }
 
-    @Test("By URL, bad input: no route, a parameter that does not parse; no interceptor runs")
+    @Test("By URL, bad input: no route (no interceptor runs), a parameter that does not parse (after them)")
     func badURLs() async throws {
         let (host, script) = try routingHost()
         let router = try #require(host.router)
         let none = await #expect(throws: RouteError.self) { try await router.open(url: URL(string: "/nowhere")!) }
         #expect(none?.code == .noRoute)
         #expect(none?.description.contains("/users/:id") == true)
+        #expect(script.entries.isEmpty)
         let bad = await #expect(throws: RouteError.self) { try await router.open(url: URL(string: "/users/abc")!) }
         #expect(bad?.code == .invalidParameter)
         #expect(bad?.description.contains("ShowUser") == true)
         #expect(bad?.description.contains("`id`") == true)
-        #expect(script.entries.isEmpty)
+        // The guards judge the request before its input: a refusal hides whether the input was valid.
+        #expect(script.entries == ["First ShowUser", "Second ShowUser", "TieA ShowUser", "TieB ShowUser"])
+        script.when("First") { intent, _, decision in
+            #expect(intent.is(ShowUser.self) && intent.route == nil && intent.parameters?["id"] == "abc")
+            decision.reject(Refused())
+        }
+        let refused = await #expect(throws: RouteError.self) { try await router.open(url: URL(string: "/users/abc")!) }
+        #expect(refused?.code == .rejected)
     }
 
     @Test("By value, a route no module serves; and a host without routing")
