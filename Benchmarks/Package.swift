@@ -10,6 +10,11 @@ import PackageDescription
 // The default trait `GeneratedModules` adds 10,000 generated non-generic module types and 1,000 generated
 // providers of ten services each. They cost minutes of release compile time, so CI builds with
 // `--disable-default-traits` and skips those rows.
+//
+// The default trait `HummingbirdComparison` adds Hummingbird 2, whose router trie the routing rows compare
+// `RouteTrie` with. Hummingbird and SwiftNIO take minutes to build, so CI's quick build leaves it out too,
+// and the `RouteTrie` rows run alone. Build it without the generated types with
+// `--traits HummingbirdComparison`.
 let package = Package(
     name: "ModuleLifecycleBenchmarks",
     // The root package's minimums (`Synchronization.Mutex`); Linux has none.
@@ -23,7 +28,11 @@ let package = Package(
             description:
                 "10,000 generated non-generic module types and 1,000 providers of 10 services, for the build rows (slow to compile)"
         ),
-        .default(enabledTraits: ["GeneratedModules"]),
+        .trait(
+            name: "HummingbirdComparison",
+            description: "Hummingbird 2, whose router trie the route matching rows are compared with (slow to compile)"
+        ),
+        .default(enabledTraits: ["GeneratedModules", "HummingbirdComparison"]),
     ],
     dependencies: [
         // The package under test, by path. The explicit name keeps the build independent of the name of
@@ -31,6 +40,9 @@ let package = Package(
         .package(name: "ModuleLifecycle", path: ".."),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        // Only with the trait `HummingbirdComparison`; without its own default traits (swift-configuration,
+        // full Foundation), which the trie does not need.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0", traits: []),
     ],
     targets: [
         // Counts heap allocations by interposing malloc and friends (glibc only).
@@ -83,6 +95,12 @@ let package = Package(
                 .product(name: "LifecycleProxy", package: "ModuleLifecycle"),
                 .product(name: "LifecycleServices", package: "ModuleLifecycle"),
                 .product(name: "LifecycleMessaging", package: "ModuleLifecycle"),
+                .product(name: "LifecycleRouting", package: "ModuleLifecycle"),
+                .product(
+                    name: "Hummingbird",
+                    package: "hummingbird",
+                    condition: .when(traits: ["HummingbirdComparison"])
+                ),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]

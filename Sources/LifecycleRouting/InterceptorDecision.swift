@@ -25,7 +25,7 @@ public struct InterceptorDecision: Sendable {
 
     /// Lets the intent through to the next interceptor, or, after the last, to the route's handler.
     public func `continue`() {
-        box.decide(.continue, turn: turn)
+        box.proceed(turn: turn)
     }
 
     /// Opens `intent` first, through every interceptor; when it succeeds, does `then` with this intent.
@@ -76,15 +76,17 @@ final class DecisionBox: Sendable {
         state.store(turn << 3, ordering: .releasing)
     }
 
+    /// `continue()`: one compare-and-swap, unless something was decided already this turn.
+    func proceed(turn: UInt64) {
+        let (exchanged, _) = state.compareExchange(
+            expected: turn << 3,
+            desired: turn << 3 | Code.proceed.rawValue,
+            ordering: .acquiringAndReleasing
+        )
+        if !exchanged { decide(.continue, turn: turn) }
+    }
+
     func decide(_ decided: Decided, turn: UInt64) {
-        if case .continue = decided {
-            let (exchanged, _) = state.compareExchange(
-                expected: turn << 3,
-                desired: turn << 3 | Code.proceed.rawValue,
-                ordering: .acquiringAndReleasing
-            )
-            if exchanged { return }
-        }
         payload.withLock { payload in
             let code: Code =
                 switch decided {
@@ -115,9 +117,17 @@ final class DecisionBox: Sendable {
         }
     }
 
-    /// What turn `turn` decided, or `nil` if nothing yet; ends the turn, so later calls are ignored.
-    func end(_ turn: UInt64) -> Decided? {
-        let code = state.exchange((turn + 1) << 3 | 7, ordering: .acquiringAndReleasing) & 7
+    /// Ends turn `turn`, so later calls are ignored, and returns what it decided, as a code: compare it
+    /// with ``proceeded``, the common case, which needs nothing more; ``decision(of:code:)`` says the rest.
+    func end(_ turn: UInt64) -> UInt64 {
+        state.exchange((turn + 1) << 3 | 7, ordering: .acquiringAndReleasing) & 7
+    }
+
+    /// The code of a turn that decided `continue()`.
+    static let proceeded = Code.proceed.rawValue
+
+    /// What the turn `turn`, which ended with `code`, decided, or `nil` if it decided nothing.
+    func decision(of turn: UInt64, code: UInt64) -> Decided? {
         switch Code(rawValue: code) {
         case .undecided?, nil: return nil
         case .proceed?: return .continue

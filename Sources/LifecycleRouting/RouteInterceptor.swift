@@ -47,29 +47,35 @@ extension RouteInterceptor {
     public static var interceptorName: String { String(reflecting: Self.self) }
 }
 
-/// An interceptor as the router runs it: a global interceptor, or the one a route's registration adds.
-struct AnyInterceptor: Sendable {
+/// An interceptor as the router runs it: a global interceptor, called through its protocol, or the one a
+/// route's registration adds, a closure. A class, so the chain copies a reference per turn, not an
+/// existential.
+final class AnyInterceptor: Sendable {
     typealias Call = @Sendable (RouteIntent, RouteContext, InterceptorDecision) async -> Void
+
+    enum Body: Sendable {
+        case global(any RouteInterceptor)
+        case own(Call)
+    }
 
     let name: String
     let priority: Int
     /// Its own budget, or `nil` for the router's.
     let budget: Duration?
-    let call: Call
+    let body: Body
 
     init<I: RouteInterceptor>(_ interceptor: I) {
         name = I.interceptorName
         priority = I.priority
         budget = I.budget
-        call = { intent, context, decision in await interceptor.intercept(intent, context: context, decision: decision)
-        }
+        body = .global(interceptor)
     }
 
     init(name: String, budget: Duration?, call: @escaping Call) {
         self.name = name
         self.priority = 0
         self.budget = budget
-        self.call = call
+        self.body = .own(call)
     }
 
     /// The global order: highest priority first, then by name.

@@ -77,10 +77,7 @@ public struct RouteHandlers<Server: RouteServing> {
                             await intercept(server, intent, context, decision)
                         }
                     },
-                    perform: { route, context in
-                        // The router looked the route up by its type, so the cast cannot fail.
-                        try await handler(server, route as! R, context)
-                    },
+                    typed: TypedRouteHandler<R> { route, context in try await handler(server, route, context) },
                     parse: { parameters in try R(parameters: parameters) }
                 )
             }
@@ -95,9 +92,36 @@ struct BoundRoute: Sendable {
     /// The serving module's name.
     let server: String
     let interceptor: AnyInterceptor?
-    let perform: @Sendable (any Route, RouteContext) async throws -> any Sendable
+    /// The handler, typed: a ``TypedRouteHandler`` of ``type``.
+    let typed: any ErasedRouteHandler
     /// The route's `init(parameters:)`.
     let parse: @Sendable (RouteParameters) throws -> any Route
 
     var name: String { type.routeName }
+
+    /// Calls the handler with `route`, a value of ``type``, for an intent opened by URL, command or switch.
+    func perform(_ route: any Route, _ context: RouteContext) async throws -> any Sendable {
+        try await typed.perform(route, context)
+    }
+}
+
+/// A route handler whose route type is erased: what a ``BoundRoute`` holds.
+protocol ErasedRouteHandler: AnyObject, Sendable {
+    /// Calls the handler with `route`, which must be a value of its route type.
+    func perform(_ route: any Route, _ context: RouteContext) async throws -> any Sendable
+}
+
+/// A route handler for `R`. The typed open calls ``call`` directly, with no cast and no boxing; an intent
+/// opened by URL, command or switch goes through ``perform(_:_:)``, which casts the route once.
+final class TypedRouteHandler<R: Route>: ErasedRouteHandler {
+    let call: @Sendable (R, RouteContext) async throws -> R.Result
+
+    init(_ call: @escaping @Sendable (R, RouteContext) async throws -> R.Result) { self.call = call }
+
+    func perform(_ route: any Route, _ context: RouteContext) async throws -> any Sendable {
+        // The router found this handler by the route's type, so the cast holds; if it ever did not, the
+        // opening fails with `handlerFailed`, and nothing crashes.
+        guard let route = route as? R else { throw Router.ResultMismatch(expected: R.routeName) }
+        return try await call(route, context)
+    }
 }

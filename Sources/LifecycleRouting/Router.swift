@@ -39,10 +39,13 @@ public final class Router: Sendable {
         let defaultCommand: Int?
         /// The global interceptors, in order.
         let interceptors: [AnyInterceptor]
+        /// The host's context, which handlers and interceptors receive; `nil` once the host is gone.
+        let context: LifecycleContext?
 
-        init(routes: [BoundRoute], interceptors: [AnyInterceptor]) {
+        init(routes: [BoundRoute], interceptors: [AnyInterceptor], context: LifecycleContext?) {
             self.routes = routes
             self.interceptors = interceptors
+            self.context = context
             var trie = RouteTrie<Int>()
             var byType: [ObjectIdentifier: Int] = [:]
             var commands: [String: Int] = [:]
@@ -64,8 +67,7 @@ public final class Router: Sendable {
     }
 
     private struct State {
-        var table = Table(routes: [], interceptors: [])
-        var context: LifecycleContext?
+        var table = Table(routes: [], interceptors: [], context: nil)
         /// The global interceptors, created once per host.
         var interceptors: [AnyInterceptor]?
     }
@@ -77,11 +79,8 @@ public final class Router: Sendable {
     }
 
     /// Installs the host's routes and interceptors, from then on.
-    func install(_ table: Table, context: LifecycleContext) {
-        state.withLock { state in
-            state.table = table
-            state.context = context
-        }
+    func install(_ table: Table) {
+        state.withLock { $0.table = table }
     }
 
     /// The global interceptors: those `make` creates the first time, the same ones afterwards.
@@ -99,18 +98,18 @@ public final class Router: Sendable {
     /// held (handlers bound to modules, interceptors) is released.
     func retire() {
         state.withLock { state in
-            state.table = Table(routes: [], interceptors: [])
-            state.context = nil
+            state.table = Table(routes: [], interceptors: [], context: nil)
             state.interceptors = []
         }
     }
 
     /// The host, while it exists.
-    var host: ApplicationHost? { state.withLock { $0.context }?.events.mailbox?.host }
+    var host: ApplicationHost? { state.withLock { $0.table }.context?.events.mailbox?.host }
 
+    /// The routes installed now, with the host's context: one lock, one reference.
     private func snapshot(_ intent: @autoclosure () -> String) throws(RouteError) -> (Table, LifecycleContext) {
-        let (table, context) = state.withLock { ($0.table, $0.context) }
-        guard let context else { throw .noRouter(intent()) }
+        let table = state.withLock { $0.table }
+        guard let context = table.context else { throw .noRouter(intent()) }
         return (table, context)
     }
 
@@ -164,12 +163,19 @@ public final class Router: Sendable {
     ///   refusal, misbehaviour or timeout; ``RouteError/Code/loopLimit``; or
     ///   ``RouteError/Code/handlerFailed`` with what the handler threw.
     public func open<R: Route>(_ route: R) async throws(RouteError) -> R.Result {
-        let result = try await open(RouteIntent(route))
-        guard let typed = result as? R.Result else {
-            // Only a handler registered for R can answer an intent for R, so this cannot happen.
-            throw .handlerFailed(R.routeName, server: "the router", ResultMismatch(expected: "\(R.Result.self)"))
+        let (table, context) = try snapshot(R.routeName)
+        guard let index = table.byType[ObjectIdentifier(R.self)] else { throw .notServed(R.routeName) }
+        let bound = table.routes[index]
+        let intent = RouteIntent(route)
+        let chain = RouteChain.current
+        try await admit(intent, bound, chain: chain, table: table, context: context)
+        // The table maps R to the route bound for R, whose handler is a TypedRouteHandler<R>; checked by type
+        // identity, so the downcast needs no dynamic cast and the result no boxing.
+        guard bound.type == R.self else { throw .notServed(R.routeName) }
+        let handler = unsafeDowncast(bound.typed, to: TypedRouteHandler<R>.self)
+        return try await invoke(intent, server: bound.server, chain: chain, context: context) {
+            try await handler.call(route, $0)
         }
-        return typed
     }
 
     /// Opens the route whose pattern matches `url`, through the interceptors, and returns what its handler
@@ -210,15 +216,15 @@ public final class Router: Sendable {
         return try await perform(intent, chain: RouteChain.current, table: table, context: context)
     }
 
-    /// The handler's result does not have the type the intent's route declares.
+    /// A value that does not have the type it was registered or asked for.
     struct ResultMismatch: Error, CustomStringConvertible {
         let expected: String
-        var description: String { "its result is not a \(expected)" }
+        var description: String { "it is not a \(expected)" }
     }
 
     // MARK: The chain
 
-    /// Resolves `intent`, checks the nesting, runs the interceptors, then the handler.
+    /// Resolves `intent`, lets the interceptors judge it, then calls its handler.
     private func perform(
         _ intent: RouteIntent,
         chain: RouteChainLink?,
@@ -226,19 +232,35 @@ public final class Router: Sendable {
         context: LifecycleContext
     ) async throws(RouteError) -> any Sendable {
         let (resolved, route) = try resolve(intent, table: table)
+        try await admit(resolved, route, chain: chain, table: table, context: context)
+        return try await invoke(resolved, server: route?.server ?? "the factory", chain: chain, context: context) {
+            if let route { return try await route.perform(resolved.route!, $0) }
+            return try await resolved.factory!($0)
+        }
+    }
+
+    /// Checks the nesting of the resolved `intent`, and runs the interceptors (the global ones, then the
+    /// route's own) until every one let it through; then throws what its input was refused for, if it was.
+    private func admit(
+        _ intent: RouteIntent,
+        _ route: BoundRoute?,
+        chain: RouteChainLink?,
+        table: Table,
+        context: LifecycleContext
+    ) async throws(RouteError) {
         guard (chain?.depth ?? 0) < Self.maximumDepth else {
             throw .loopLimit(
-                resolved.name,
-                chain: (chain?.descriptions ?? []) + [resolved.description],
+                intent.name,
+                chain: (chain?.descriptions ?? []) + [intent.description],
                 limit: "\(Self.maximumDepth) nested intents"
             )
         }
         let interceptors = route?.interceptor.map { table.interceptors + [$0] } ?? table.interceptors
         if !interceptors.isEmpty {
             if interceptorBudget != nil || interceptors.contains(where: { $0.budget != nil }) {
-                try await supervised(resolved) { (watch) async throws(RouteError) in
+                try await supervised(intent) { (watch) async throws(RouteError) in
                     try await self.intercept(
-                        resolved,
+                        intent,
                         interceptors,
                         chain: chain,
                         table: table,
@@ -247,23 +269,30 @@ public final class Router: Sendable {
                     )
                 }
             } else {
-                try await intercept(resolved, interceptors, chain: chain, table: table, context: context, watch: nil)
+                try await intercept(intent, interceptors, chain: chain, table: table, context: context, watch: nil)
             }
         }
-        if let invalid = resolved.invalidInput { throw invalid }
-        guard !Task.isCancelled else { throw .cancelled(resolved.name) }
-        let handlerContext = RouteContext(intent: resolved, lifecycle: context, router: self, link: chain)
+        if let invalid = intent.invalidInput { throw invalid }
+        guard !Task.isCancelled else { throw .cancelled(intent.name) }
+    }
+
+    /// Calls `handler` for `intent`, with the chain extended by it for the intents the handler opens.
+    private func invoke<T>(
+        _ intent: RouteIntent,
+        server: @autoclosure () -> String,
+        chain: RouteChainLink?,
+        context: LifecycleContext,
+        _ handler: (RouteContext) async throws -> T
+    ) async throws(RouteError) -> T {
+        let handlerContext = RouteContext(intent: intent, lifecycle: context, router: self, link: chain)
         do {
-            return try await RouteChain.$current.withValue(RouteChainLink(resolved, note: nil, parent: chain)) {
-                if let route {
-                    return try await route.perform(resolved.route!, handlerContext)
-                }
-                return try await resolved.factory!(handlerContext)
+            return try await RouteChain.$current.withValue(RouteChainLink(intent, note: nil, parent: chain)) {
+                try await handler(handlerContext)
             }
         } catch let error as RouteError where error.code == .loopLimit {
             throw error
         } catch {
-            throw .handlerFailed(resolved.name, server: route?.server ?? "the factory", error)
+            throw .handlerFailed(intent.name, server: server(), error)
         }
     }
 
@@ -337,6 +366,7 @@ public final class Router: Sendable {
         watch: RouteChainWatch?
     ) async throws(RouteError) {
         let box = DecisionBox()
+        let shared = RouteContext(intent: intent, lifecycle: context, router: self, link: chain)
         var turn: UInt64 = 0
         var restarts = 0
         var index = 0
@@ -347,14 +377,22 @@ public final class Router: Sendable {
             if let watch, let budget = interceptor.budget ?? interceptorBudget {
                 watch.enter(interceptor.name, budget: budget)
             }
-            await interceptor.call(
-                intent,
-                RouteContext(intent: intent, lifecycle: context, router: self, link: chain),
-                InterceptorDecision(box: box, turn: turn)
-            )
-            watch?.leave()
-            guard !Task.isCancelled || watch == nil else { throw .cancelled(intent.name) }
-            switch box.end(turn) {
+            let decision = InterceptorDecision(box: box, turn: turn)
+            switch interceptor.body {
+            case .global(let global): await global.intercept(intent, context: shared, decision: decision)
+            case .own(let call): await call(intent, shared, decision)
+            }
+            if let watch {
+                watch.leave()
+                // Timed out: the caller has its error already; nothing more runs.
+                guard !Task.isCancelled else { throw .cancelled(intent.name) }
+            }
+            let code = box.end(turn)
+            if code == DecisionBox.proceeded {
+                index += 1
+                continue
+            }
+            switch box.decision(of: turn, code: code) {
             case nil:
                 throw .neverDecided(intent.description, by: interceptor.name)
             case .continue?:

@@ -120,7 +120,7 @@ struct RoutingPreparation: ManifestPreparation {
         let global = router.createdInterceptors {
             AnyInterceptor.ordered(interceptors.map { Self.make($0, context: context) })
         }
-        router.install(Router.Table(routes: routes, interceptors: global), context: context)
+        router.install(Router.Table(routes: routes, interceptors: global, context: context))
     }
 
     func uninstall(context: LifecycleContext) {

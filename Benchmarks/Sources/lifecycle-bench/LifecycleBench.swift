@@ -2,14 +2,15 @@ import Foundation
 import SyntheticModules
 
 /// `lifecycle-bench`: measures ModuleLifecycle's fan-out, proxy build and whole lifecycle against
-/// hand-written loops, NotificationCenter and swift-service-lifecycle, and prints a Markdown report.
+/// hand-written loops, NotificationCenter and swift-service-lifecycle, and its routing against Hummingbird's
+/// router trie and a hand-written chain, and prints a Markdown report.
 ///
-///     lifecycle-bench [--quick] [--rounds R] [--sizes 10,100] [--plot FILE.svg] [--json FILE]
-///                     [--markdown FILE]
+///     lifecycle-bench [--quick] [--rounds R] [--sizes 10,100] [--route-sizes 100,10000] [--plot FILE.svg]
+///                     [--json FILE] [--markdown FILE] [--only ID,...]
 ///
 /// `--quick` (CI) measures N up to 1,000 for a few rounds and exits 1 if a smoke check fails: the proxy's
-/// dispatch more than 5× its hand-written limit, or the build or the lifecycle past their limits
-/// (`smokeChecks`). Otherwise the exit status is 0 whatever the targets say.
+/// dispatch more than 5× its hand-written limit, or the build, the lifecycle or routing past their limits
+/// (`smokeChecks`, `routingSmokeChecks`). Otherwise the exit status is 0 whatever the targets say.
 @main
 struct LifecycleBench {
     static func main() async {
@@ -41,7 +42,9 @@ struct LifecycleBench {
         _ = SyntheticCatalog.numbered.count + SyntheticCatalog.lean.count + SyntheticCatalog.serviceNumbers.count
 
         var results: [Measurement] = []
-        for n in options.sizes {
+        // The module rows, unless `--only` names routing rows alone.
+        let moduleSizes = options.selects { !$0.group.isRouting } ? options.sizes : []
+        for n in moduleSizes {
             log("N=\(grouped(n)): building fixtures")
             let fixture = Fixture(count: n)
             let cases = makeCases(fixture, includeGenerated: includeGenerated, only: options.only)
@@ -50,11 +53,15 @@ struct LifecycleBench {
             fixture.tearDown()
         }
 
+        var routing = await measureRouting(options, systems: routingSystems(options))
+
         if options.quick {
             results = await remeasureFailingSmokeChecks(results, options, includeGenerated: includeGenerated)
+            routing = await remeasureFailingRoutingChecks(routing, options)
         }
 
         let table = ResultTable(results: results, sizes: options.sizes)
+        let routingTable = ResultTable(results: routing, sizes: options.routeSizes)
         let report = RunReport(
             date: ISO8601DateFormatter().string(from: Date()),
             mode: options.quick ? "quick" : "full",
@@ -65,8 +72,12 @@ struct LifecycleBench {
                 ? "counted by interposing malloc, calloc, realloc and the aligned allocators"
                 : "not counted: this platform has no malloc interposer",
             results: results,
-            targets: evaluateTargets(table),
-            smokeChecks: smokeChecks(table)
+            routeSizes: options.routeSizes,
+            routeInputs: options.routeInputs.rawValue,
+            routeInputsPerRepetition: RouteTable.inputCount(options.routeInputs),
+            routing: routing,
+            targets: (results.isEmpty ? [] : evaluateTargets(table)) + evaluateRoutingTargets(routingTable),
+            smokeChecks: smokeChecks(table) + routingSmokeChecks(routingTable)
         )
         let text = markdown(report, sizes: options.sizes)
         print(text)
@@ -92,7 +103,9 @@ struct LifecycleBench {
         guard options.quick else { return true }
         let failed = report.smokeChecks.filter { $0.met == false }
         for check in failed { log("smoke check failed: \(check.name): \(check.measured)") }
-        if failed.isEmpty { log("smoke checks passed: dispatch, build and lifecycle are within their limits") }
+        if failed.isEmpty {
+            log("smoke checks passed: dispatch, build, lifecycle and routing are within their limits")
+        }
         return failed.isEmpty
     }
 }
@@ -120,15 +133,54 @@ extension LifecycleBench {
                 .filter { systems.contains($0.system.id) }
             let again = await measureRoundRobin(cases, settings: options.settings) { _ in }
             fixture.tearDown()
-            for measurement in again {
-                guard
-                    let index = results.firstIndex(where: {
-                        $0.system == measurement.system && $0.modules == measurement.modules
-                    }),
-                    measurement.minNanoseconds < results[index].minNanoseconds
-                else { continue }
-                results[index] = measurement
+            results.keepFaster(again)
+        }
+        return results
+    }
+}
+
+extension LifecycleBench {
+    /// The routing systems this run measures: those `--only` selects, and in quick mode only those of the
+    /// smoke checks (`RouteTrie` at two sizes, and the chain without budget against the chain by hand).
+    nonisolated static func routingSystems(_ options: Options) -> [System] {
+        System.all.filter { system in
+            system.group.isRouting && options.selects { $0 == system }
+                && (!options.quick || routingSmokeSystems.contains(system))
+        }
+    }
+
+    /// Measures `systems` among the routing rows: the matching rows at every route size and the chain rows,
+    /// all in one round-robin, so the growth from one size to the next compares samples taken side by side.
+    nonisolated static func measureRouting(_ options: Options, systems: [System]) async -> [Measurement] {
+        let ids = systems.map(\.id)
+        var cases: [BenchCase] = []
+        if systems.contains(where: { $0.group == .routeMatch }) {
+            for n in options.routeSizes {
+                log("N=\(grouped(n)) routes: building the tries")
+                cases += routeMatchCases(n, inputs: options.routeInputs, hummingbird: !options.quick, only: ids)
             }
+        }
+        if systems.contains(where: { $0.group == .routeChain }) {
+            cases += routeChainCases(only: ids)
+        }
+        guard !cases.isEmpty else { return [] }
+        log("routing: \(cases.count) cases, \(options.settings.rounds) rounds")
+        return await measureRoundRobin(cases, settings: options.settings) { log("routing: \($0)") }
+    }
+
+    /// `remeasureFailingSmokeChecks` for the routing checks: each failing check's systems are measured again,
+    /// up to twice, and each keeps its lowest minimum at each size.
+    nonisolated static func remeasureFailingRoutingChecks(
+        _ results: [Measurement],
+        _ options: Options
+    ) async -> [Measurement] {
+        var results = results
+        for attempt in 1...2 {
+            let ids = failingRoutingSmokeSystems(ResultTable(results: results, sizes: options.routeSizes))
+            guard !ids.isEmpty else { break }
+            log("smoke: measuring \(ids.sorted().joined(separator: ", ")) again (attempt \(attempt + 1))")
+            let again = await measureRouting(options, systems: System.all.filter { ids.contains($0.id) })
+            results.keepFaster(again)
         }
         return results
     }
@@ -144,6 +196,10 @@ struct Options {
     var quick = false
     var help = false
     var sizes = [10, 100, 1_000, 10_000]
+    /// The numbers of routes the matching rows are measured at.
+    var routeSizes = [100, 1_000, 10_000]
+    /// The inputs the matching rows match: all, or the hits or the misses alone.
+    var routeInputs = RouteTable.Inputs.all
     var settings = HarnessSettings(rounds: 15, sampleTarget: .milliseconds(2), allocationRepetitions: 200)
     var plotPath: String?
     var jsonPath: String?
@@ -151,17 +207,28 @@ struct Options {
     /// System id prefixes to measure; empty for all (for profiling one case).
     var only: [String] = []
 
+    /// Whether `--only` selects some system that `matches`.
+    func selects(_ matches: (System) -> Bool) -> Bool {
+        System.all.contains { system in
+            matches(system) && (only.isEmpty || only.contains { system.id.hasPrefix($0) })
+        }
+    }
+
     static let usage = """
-        usage: lifecycle-bench [--quick] [--rounds R] [--sizes 10,100,...] [--plot FILE.svg] [--json FILE]
-                               [--markdown FILE] [--only ID,...]
-          --quick          CI smoke mode: N up to 1,000, 5 rounds; exits 1 if dispatch is more than 5x its
-                           hand-written limit, or the build or the lifecycle regressed (Targets.swift)
+        usage: lifecycle-bench [--quick] [--rounds R] [--sizes 10,100,...] [--route-sizes 100,...]
+                               [--plot FILE.svg] [--json FILE] [--markdown FILE] [--only ID,...]
+          --quick          CI smoke mode: N up to 1,000, 5 rounds; routes 100 and 10,000, no Hummingbird;
+                           exits 1 if dispatch is more than 5x its hand-written limit, or the build, the
+                           lifecycle or routing regressed (Targets.swift)
           --rounds R       round-robin rounds (default 15)
           --sizes LIST     the Ns to measure (default 10,100,1000,10000)
+          --route-sizes LIST  the numbers of routes to match among (default 100,1000,10000)
+          --route-inputs all|hits|misses  the inputs matched (default all: 48 hits and 16 misses)
           --plot FILE      write an SVG chart: ns per module vs N, log scales
           --json FILE      write every sample as JSON
           --markdown FILE  write the Markdown report (it is always printed)
-          --only IDS       measure only the systems whose id starts with one of IDS (comma-separated)
+          --only IDS       measure only the systems whose id starts with one of IDS (comma-separated);
+                           `--only route` measures the routing rows alone
         """
 
     struct UsageError: Error, CustomStringConvertible {
@@ -176,6 +243,7 @@ struct Options {
         }
         var explicitRounds: Int?
         var explicitSizes: [Int]?
+        var explicitRouteSizes: [Int]?
         while let argument = remaining.popFirst() {
             switch argument {
             case "--quick": quick = true
@@ -195,6 +263,17 @@ struct Options {
                     throw UsageError(description: "--sizes needs numbers in 1...\(SyntheticGraph.maximumCount)")
                 }
                 explicitSizes = list
+            case "--route-inputs":
+                guard let inputs = RouteTable.Inputs(rawValue: try value(for: argument)) else {
+                    throw UsageError(description: "--route-inputs needs all, hits or misses")
+                }
+                routeInputs = inputs
+            case "--route-sizes":
+                let list = try value(for: argument).split(separator: ",").compactMap { Int($0) }
+                guard !list.isEmpty, list.allSatisfy({ (1...100_000).contains($0) }) else {
+                    throw UsageError(description: "--route-sizes needs numbers in 1...100000")
+                }
+                explicitRouteSizes = list
             default:
                 throw UsageError(description: "unknown argument \(argument)")
             }
@@ -202,9 +281,11 @@ struct Options {
         if quick {
             sizes = [10, 100, 1_000]
             settings = HarnessSettings(rounds: 5, sampleTarget: .milliseconds(1), allocationRepetitions: 50)
+            routeSizes = [100, 10_000]
         }
         if let explicitRounds { settings.rounds = explicitRounds }
         if let explicitSizes { sizes = explicitSizes }
+        if let explicitRouteSizes { routeSizes = explicitRouteSizes }
     }
 }
 
@@ -244,5 +325,19 @@ enum MachineDescription {
         #else
         return "Swift before 6.3 (swift --version unavailable)"
         #endif
+    }
+}
+
+extension [Measurement] {
+    /// Replaces each measurement with the one of `again` for the same system and size, when that one is
+    /// faster (by its minimum): what a re-measured smoke check keeps.
+    mutating func keepFaster(_ again: [Measurement]) {
+        for measurement in again {
+            guard
+                let index = firstIndex(where: { $0.system == measurement.system && $0.modules == measurement.modules }),
+                measurement.minNanoseconds < self[index].minNanoseconds
+            else { continue }
+            self[index] = measurement
+        }
     }
 }

@@ -15,8 +15,16 @@ struct RunReport: Codable {
     let sampleTargetMicroseconds: Double
     let machine: Machine
     let allocationCounting: String
-    /// Every case at every N.
+    /// Every case at every N of the module rows.
     let results: [Measurement]
+    /// The numbers of routes the matching rows were measured at.
+    let routeSizes: [Int]
+    /// The inputs they matched: `all`, `hits` or `misses`.
+    let routeInputs: String
+    /// How many inputs one repetition of a matching row matches: its times and allocations are per pass.
+    let routeInputsPerRepetition: Int
+    /// The routing rows: `modules` is the number of routes for matching, of interceptors for the chain.
+    let routing: [Measurement]
     let targets: [TargetCheck]
     let smokeChecks: [TargetCheck]
 }
@@ -133,9 +141,13 @@ func markdown(_ report: RunReport, sizes: [Int]) -> String {
         }
     }
 
-    out += "\n### Heap allocations (\(report.allocationCounting))\n\n"
-    out += "Per event for dispatch, per build or lifecycle otherwise; steady state, after the timed rounds.\n\n"
-    out += header + rule
+    out += routingMarkdown(report)
+
+    if !report.results.isEmpty {
+        out += "\n### Heap allocations (\(report.allocationCounting))\n\n"
+        out += "Per event for dispatch, per build or lifecycle otherwise; steady state, after the timed rounds.\n\n"
+        out += header + rule
+    }
     for system in System.all {
         guard sizes.contains(where: { table.find(system, $0)?.allocationsPerRepetition != nil }) else { continue }
         out += "| \(system.label) |"
@@ -150,6 +162,97 @@ func markdown(_ report: RunReport, sizes: [Int]) -> String {
     for check in report.targets + report.smokeChecks {
         let verdict = check.met.map { $0 ? "yes" : "**no**" } ?? "not measured"
         out += "| \(check.name) | \(check.requirement) | \(check.measured) | \(verdict) |\n"
+    }
+    return out
+}
+
+/// The routing section: matching at each route size with the ratios and the growth, then the chain, then
+/// their allocations. Empty when the run measured no routing row.
+func routingMarkdown(_ report: RunReport) -> String {
+    let sizes = report.routeSizes
+    let table = ResultTable(results: report.routing, sizes: sizes)
+    guard !report.routing.isEmpty else { return "" }
+    /// One repetition of a matching row is a pass over the inputs; the tables show one match.
+    let perMatch = Double(max(1, report.routeInputsPerRepetition))
+    func cell(_ m: Measurement?, per divisor: Double = 1) -> String {
+        m.map { " \(significant($0.minNanoseconds / divisor)) / \(significant($0.medianNanoseconds / divisor)) |" }
+            ?? " – |"
+    }
+    func ratioCell(_ ratio: (min: Double, median: Double)?) -> String {
+        ratio.map { " *\(significant($0.min))× / \(significant($0.median))×* |" } ?? " – |"
+    }
+    let comparisons = Comparison.all.filter { $0.numerator.group.isRouting }
+    var out = ""
+
+    let matching = System.all.filter { system in
+        system.group == .routeMatch && sizes.contains { table.find(system, $0) != nil }
+    }
+    if !matching.isEmpty {
+        let smallest = sizes.min() ?? 0
+        let largest = sizes.max() ?? 0
+        let growthHeader = largest > smallest ? " N=\(grouped(largest)) ÷ N=\(grouped(smallest)) |" : ""
+        out += "\n### \(Group.routeMatch.title)\n\nInputs: "
+        let inputs: String =
+            switch report.routeInputs {
+            case RouteTable.Inputs.hits.rawValue: "\(RouteTable.hitCount) hits spread over the table"
+            case RouteTable.Inputs.misses.rawValue: "\(RouteTable.missCount) misses"
+            default: "\(RouteTable.hitCount) hits spread over the table, and \(RouteTable.missCount) misses"
+            }
+        out += inputs + ".\n\n"
+        out += "| system | " + sizes.map { "N=\(grouped($0))" }.joined(separator: " | ") + " |\(growthHeader)\n"
+        out += "|---|" + sizes.map { _ in "---:|" }.joined() + (growthHeader.isEmpty ? "" : "---:|") + "\n"
+        for system in matching {
+            out += "| \(system.label) |" + sizes.map { cell(table.find(system, $0), per: perMatch) }.joined()
+            if !growthHeader.isEmpty {
+                let growth = table.find(system, smallest).flatMap { small in
+                    table.find(system, largest).map {
+                        (
+                            min: $0.minNanoseconds / small.minNanoseconds,
+                            median: $0.medianNanoseconds / small.medianNanoseconds
+                        )
+                    }
+                }
+                out += ratioCell(growth)
+            }
+            out += "\n"
+        }
+        for comparison in comparisons where comparison.numerator.group == .routeMatch {
+            guard sizes.contains(where: { table.ratio(comparison.numerator, comparison.denominator, $0) != nil })
+            else { continue }
+            out += "| *\(comparison.label)* |"
+            out += sizes.map { ratioCell(table.ratio(comparison.numerator, comparison.denominator, $0)) }.joined()
+            out += growthHeader.isEmpty ? "\n" : " |\n"
+        }
+    }
+
+    let interceptors = chainInterceptors.count
+    let chain = System.all.filter { $0.group == .routeChain && table.find($0, interceptors) != nil }
+    if !chain.isEmpty {
+        out += "\n### \(Group.routeChain.title)\n\n| system | min / median | heap allocations per opening |\n"
+        out += "|---|---:|---:|\n"
+        for system in chain {
+            let m = table.find(system, interceptors)
+            out += "| \(system.label) |\(cell(m))"
+            out += " \(m?.allocationsPerRepetition.map(significant) ?? "–") |\n"
+        }
+        for comparison in comparisons where comparison.numerator.group == .routeChain {
+            guard let ratio = table.ratio(comparison.numerator, comparison.denominator, interceptors) else { continue }
+            out += "| *\(comparison.label)* |\(ratioCell(ratio)) |\n"
+        }
+    }
+
+    if report.routing.contains(where: { $0.group == Group.routeMatch.rawValue && $0.allocationsPerRepetition != nil }) {
+        out += "\n### Heap allocations per match (\(report.allocationCounting))\n\n"
+        out += "| system | " + sizes.map { "N=\(grouped($0))" }.joined(separator: " | ") + " |\n"
+        out += "|---|" + sizes.map { _ in "---:|" }.joined() + "\n"
+        for system in matching {
+            out += "| \(system.label) |"
+            for n in sizes {
+                let allocations = table.find(system, n)?.allocationsPerRepetition.map { significant($0 / perMatch) }
+                out += " \(allocations ?? "–") |"
+            }
+            out += "\n"
+        }
     }
     return out
 }

@@ -14,6 +14,10 @@ enum Group: String, Codable, CaseIterable {
     case messageSend
     /// A message without reply broadcast to N receivers.
     case messageBroadcast
+    /// Matching one path among N route patterns (N is the number of routes).
+    case routeMatch
+    /// Opening a route value through ten global interceptors (N is the number of interceptors).
+    case routeChain
 
     var title: String {
         switch self {
@@ -26,8 +30,14 @@ enum Group: String, Codable, CaseIterable {
         case .messageSend:
             "Sending a message without reply to one receiver, N times, in a host of N receivers: ns per send"
         case .messageBroadcast: "Broadcasting a message without reply to N receivers: ns per receiver"
+        case .routeMatch: "Matching one path among N routes: ns per match"
+        case .routeChain: "Opening a Route value whose handler returns an Int, 10 global interceptors: ns per opening"
         }
     }
+
+    /// Whether the group is a routing row, measured at its own sizes (routes, not modules) and reported in
+    /// its own section.
+    var isRouting: Bool { self == .routeMatch || self == .routeChain }
 
     /// Whether the table shows nanoseconds per module (dispatch) or milliseconds per repetition.
     var perModule: Bool {
@@ -310,6 +320,51 @@ extension System {
         isLibrary: false
     )
 
+    // MARK: Routing
+
+    static let routeTriePath = System(
+        id: "route-trie-path",
+        label: "RouteTrie.match(path:)",
+        group: .routeMatch,
+        isLibrary: true
+    )
+    static let routeTrieURL = System(
+        id: "route-trie-url",
+        label: "RouteTrie.match(_: URL), as the router matches (host as first segment, query items)",
+        group: .routeMatch,
+        isLibrary: true
+    )
+    static let hummingbirdTrie = System(
+        id: "route-hummingbird",
+        label: "Hummingbird 2.28 RouterTrie.resolve(_:)",
+        group: .routeMatch,
+        isLibrary: false
+    )
+    static let chainInline = System(
+        id: "route-chain-inline",
+        label: "router.open(route), 10 interceptors, interceptorBudget: nil (inline)",
+        group: .routeChain,
+        isLibrary: true
+    )
+    static let chainBudget = System(
+        id: "route-chain-budget",
+        label: "router.open(route), 10 interceptors, the default budget (a task and a watchdog per opening)",
+        group: .routeChain,
+        isLibrary: true
+    )
+    static let chainNone = System(
+        id: "route-chain-none",
+        label: "router.open(route), no interceptors",
+        group: .routeChain,
+        isLibrary: true
+    )
+    static let chainHand = System(
+        id: "route-chain-hand",
+        label: "by hand: 10 awaited non-inlined calls, then the handler",
+        group: .routeChain,
+        isLibrary: false
+    )
+
     /// Every system, in table order.
     static let all: [System] = [
         .proxyEvent, .proxySyncEvent, .concreteLoop, .retainingLoop, .existentialLoop, .asyncLoop, .notificationCenter,
@@ -322,7 +377,8 @@ extension System {
         .namesGenerated, .hostLifecycle, .hostLifecycleLean, .serviceGroup, .servicesResolve, .lockedDictionary,
         .storedService, .buildServices, .buildNoServices, .buildServicesGenerated, .buildNoServicesGenerated,
         .messagesSend, .messagesSendAsync, .messagesExistentialCall, .messagesBroadcast, .messagesExistentialLoop,
-        .messagesNotificationCenter,
+        .messagesNotificationCenter, .routeTriePath, .routeTrieURL, .hummingbirdTrie, .chainInline, .chainBudget,
+        .chainNone, .chainHand,
     ]
 }
 
@@ -435,5 +491,11 @@ struct Comparison {
             numerator: .messagesNotificationCenter,
             denominator: .messagesBroadcast
         ),
+        Comparison(label: "RouteTrie ÷ Hummingbird", numerator: .routeTriePath, denominator: .hummingbirdTrie),
+        Comparison(label: "match(URL) ÷ match(path:)", numerator: .routeTrieURL, denominator: .routeTriePath),
+        Comparison(label: "no budget ÷ by hand", numerator: .chainInline, denominator: .chainHand),
+        Comparison(label: "default budget ÷ by hand", numerator: .chainBudget, denominator: .chainHand),
+        Comparison(label: "default budget ÷ no budget", numerator: .chainBudget, denominator: .chainInline),
+        Comparison(label: "no interceptors ÷ by hand", numerator: .chainNone, denominator: .chainHand),
     ]
 }

@@ -1,0 +1,220 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import RoutePatternSyntax
+
+/// The trie behind ``RouteTrie``, without its values: one per scheme plus one for patterns without a scheme,
+/// each pattern a terminal numbered in insertion order. Not generic, so matching is compiled once, here,
+/// whatever the values are and wherever the caller is.
+struct RouteIndex: Sendable {
+    struct Node: Sendable {
+        var literals: [String: Int32] = [:]
+        var parameter: Int32 = -1
+        var wildcard: Int32 = -1
+        /// The terminal of a `**` pattern ending here.
+        var catchAll: Int32 = -1
+        /// The terminal of a pattern ending exactly here.
+        var terminal: Int32 = -1
+    }
+
+    struct Terminal: Sendable {
+        let pattern: RoutePattern
+        let names: [String]
+    }
+
+    private var nodes: [Node] = [Node()]
+    /// The root of each scheme's patterns; node 0 is the root of patterns without a scheme.
+    private var schemes: [String: Int32] = [:]
+    private(set) var terminals: [Terminal] = []
+
+    // MARK: Building
+
+    /// Adds `pattern` as the next terminal, or returns the terminal of the same shape already there.
+    mutating func insert(_ pattern: RoutePattern) throws(RouteError) -> (inserted: Bool, terminal: Int) {
+        let syntax: RoutePatternSyntax
+        switch pattern.parsed {
+        case .success(let parsed): syntax = parsed
+        case .failure(let problem): throw .invalidPattern(problem, route: nil)
+        }
+        var node: Int32 = 0
+        if let scheme = syntax.scheme {
+            if let root = schemes[scheme] {
+                node = root
+            } else {
+                node = addNode()
+                schemes[scheme] = node
+            }
+        }
+        var endsInCatchAll = false
+        for segment in syntax.segments {
+            switch segment {
+            case .literal(let text):
+                if let child = nodes[Int(node)].literals[text] {
+                    node = child
+                } else {
+                    let child = addNode()
+                    nodes[Int(node)].literals[text] = child
+                    node = child
+                }
+            case .parameter: node = child(of: node, \.parameter)
+            case .wildcard: node = child(of: node, \.wildcard)
+            case .catchAll: endsInCatchAll = true
+            }
+        }
+        let slot = endsInCatchAll ? nodes[Int(node)].catchAll : nodes[Int(node)].terminal
+        if slot >= 0 { return (false, Int(slot)) }
+        terminals.append(Terminal(pattern: pattern, names: syntax.parameterNames))
+        let index = Int32(terminals.count - 1)
+        if endsInCatchAll { nodes[Int(node)].catchAll = index } else { nodes[Int(node)].terminal = index }
+        return (true, Int(index))
+    }
+
+    private mutating func addNode() -> Int32 {
+        nodes.append(Node())
+        return Int32(nodes.count - 1)
+    }
+
+    private mutating func child(of node: Int32, _ edge: WritableKeyPath<Node, Int32>) -> Int32 {
+        let existing = nodes[Int(node)][keyPath: edge]
+        if existing >= 0 { return existing }
+        let child = addNode()
+        nodes[Int(node)][keyPath: edge] = child
+        return child
+    }
+
+    // MARK: Matching
+
+    /// The terminal that matches `url`, with what it captured and the URL's query items.
+    func match(_ url: URL) -> (terminal: Int, parameters: RouteParameters)? {
+        var segments: [String] = []
+        segments.reserveCapacity(8)
+        if let host = url.host(percentEncoded: true), !host.isEmpty {
+            Self.split(host, into: &segments)
+            if !segments.isEmpty { segments[0] = segments[0].lowercased() }
+        }
+        Self.split(url.path(percentEncoded: true), into: &segments)
+        guard var found = match(scheme: url.scheme?.lowercased(), segments: segments) else { return nil }
+        if url.query(percentEncoded: true) != nil,
+            let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems
+        {
+            for item in items { found.parameters.append(item.name, item.value ?? "") }
+        }
+        return found
+    }
+
+    /// The terminal without a scheme that matches `path`, up to a `?` or `#`, with what it captured.
+    func match(path: String) -> (terminal: Int, parameters: RouteParameters)? {
+        var segments: [String] = []
+        segments.reserveCapacity(8)
+        Self.split(path, into: &segments)
+        return match(scheme: nil, segments: segments)
+    }
+
+    /// The match among the patterns of `scheme`, then those without a scheme.
+    private func match(scheme: String?, segments: [String]) -> (terminal: Int, parameters: RouteParameters)? {
+        var captures: [String] = []
+        captures.reserveCapacity(4)
+        if let scheme, let root = schemes[scheme], let found = search(root, segments, 0, &captures) {
+            return result(found, captures)
+        }
+        captures.removeAll(keepingCapacity: true)
+        if let found = search(0, segments, 0, &captures) { return result(found, captures) }
+        return nil
+    }
+
+    private func result(
+        _ found: (terminal: Int32, rest: String?),
+        _ captures: [String]
+    ) -> (terminal: Int, parameters: RouteParameters) {
+        let names = terminals[Int(found.terminal)].names
+        var values: [(name: String, value: String)] = []
+        values.reserveCapacity(names.count)
+        for (name, value) in zip(names, captures) { values.append((name, value)) }
+        return (Int(found.terminal), RouteParameters(route: "", values, rest: found.rest))
+    }
+
+    /// Depth first, most specific edge first; `captures` holds the parameters of the path taken.
+    private func search(
+        _ index: Int32,
+        _ segments: [String],
+        _ position: Int,
+        _ captures: inout [String]
+    ) -> (terminal: Int32, rest: String?)? {
+        let node = nodes[Int(index)]
+        guard position < segments.count else {
+            if node.terminal >= 0 { return (node.terminal, nil) }
+            if node.catchAll >= 0 { return (node.catchAll, "") }
+            return nil
+        }
+        let segment = segments[position]
+        if let child = node.literals[segment], let found = search(child, segments, position + 1, &captures) {
+            return found
+        }
+        if node.parameter >= 0 {
+            captures.append(segment)
+            if let found = search(node.parameter, segments, position + 1, &captures) { return found }
+            captures.removeLast()
+        }
+        if node.wildcard >= 0, let found = search(node.wildcard, segments, position + 1, &captures) { return found }
+        if node.catchAll >= 0 { return (node.catchAll, segments[position...].joined(separator: "/")) }
+        return nil
+    }
+
+    // MARK: Segments
+
+    /// Appends the non-empty `/`-separated segments of `text`, up to a `?` or `#`, percent-decoded, to
+    /// `segments`. Works on the UTF-8 bytes: no `Character` is formed.
+    static func split(_ text: String, into segments: inout [String]) {
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            var index = 0
+            var escaped = false
+            func emit() {
+                guard index > start else { return }
+                let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                segments.append(escaped ? decode(raw) : String(decoding: raw, as: UTF8.self))
+            }
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "/"):
+                    emit()
+                    start = index + 1
+                    escaped = false
+                case UInt8(ascii: "?"), UInt8(ascii: "#"):
+                    emit()
+                    return
+                case UInt8(ascii: "%"):
+                    escaped = true
+                default:
+                    break
+                }
+                index += 1
+            }
+            emit()
+        }
+    }
+
+    /// `raw` percent-decoded; as it is if an escape is malformed, or decodes to invalid UTF-8.
+    static func decode(_ raw: UnsafeBufferPointer<UInt8>) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(raw.count)
+        var index = 0
+        while index < raw.count {
+            let byte = raw[index]
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                index += 1
+                continue
+            }
+            guard index + 2 < raw.count, let high = RoutePatternSyntax.hexValue(raw[index + 1]),
+                let low = RoutePatternSyntax.hexValue(raw[index + 2])
+            else { return String(decoding: raw, as: UTF8.self) }
+            bytes.append(high << 4 | low)
+            index += 3
+        }
+        return String(validating: bytes, as: UTF8.self) ?? String(decoding: raw, as: UTF8.self)
+    }
+}
