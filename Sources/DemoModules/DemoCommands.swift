@@ -39,7 +39,13 @@ public struct ServeCommand: Route {
         ]
     )
     public typealias Result = Int32
-    public init(parameters: RouteParameters) {}
+
+    /// `--signals`, as given; `nil` for the default.
+    public let signals: String?
+
+    public init(parameters: RouteParameters) throws {
+        signals = try parameters.get("signals", as: String.self)
+    }
 }
 
 /// Serves the demo's commands: each runs the host the router belongs to.
@@ -60,9 +66,9 @@ public struct DemoCommandsModule: LifecycleModule, RouteServing {
             guard let host = context.host else { return 1 }
             return LifecycleDemo.plan(host: host, console: module.services.console)
         }
-        routes.on(ServeCommand.self) { module, _, context in
+        routes.on(ServeCommand.self) { module, serve, context in
             guard let host = context.host else { return 1 }
-            return await LifecycleDemo.serve(host: host, console: module.services.console)
+            return await LifecycleDemo.serve(host: host, console: module.services.console, signals: serve.signals)
         }
     }
 }

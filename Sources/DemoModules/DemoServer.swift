@@ -58,19 +58,19 @@ extension LifecycleDemo {
     /// `lifecycle-demo serve`: runs the demo modules under a ``HostRunner`` until a signal ends it, and
     /// prints each delivery as it happens, and what the runner does with each signal.
     ///
-    /// Options, in the host's `launchOptions.arguments` (``ServeCommand`` declares them):
-    /// - `--signals "TERM=terminate INT=interrupt …"`: the ``SignalMap``; default ``SignalMap/standard``, or
-    ///   the `LIFECYCLE_SIGNALS` environment variable.
+    /// Options (``ServeCommand`` declares them):
+    /// - `signals`, `--signals "TERM=terminate INT=interrupt …"`: the ``SignalMap``; default the
+    ///   `LIFECYCLE_SIGNALS` environment variable, or ``SignalMap/standard``.
     /// - `--terminate-deadline <seconds>`: the host's terminate deadline, read when ``main(arguments:console:manifest:launchOptions:)``
     ///   builds the host; default 10.
     /// - `--slow-terminate <seconds|forever>`: enables ``SlowShutdownModule``.
     ///
     /// - Returns: The runner's exit code (see ``HostRunner/Exit``), or 64 for a bad signal map.
-    public static func serve(host: ApplicationHost, console: DemoConsole) async -> Int32 {
+    public static func serve(host: ApplicationHost, console: DemoConsole, signals map: String? = nil) async -> Int32 {
         let launchOptions = host.context.launchOptions
         let signals: SignalMap
         do {
-            let text = launchOptions.argument("--signals") ?? launchOptions.environment["LIFECYCLE_SIGNALS"]
+            let text = map ?? launchOptions.environment["LIFECYCLE_SIGNALS"]
             signals = try text.map { text throws(SignalMapError) in try SignalMap(parsing: text) } ?? .standard
         } catch {
             console.write("error: \(error)")

@@ -112,8 +112,14 @@ final class DecisionBox: Sendable {
                 case .proceed: Decided.continue.summary
                 default: payload.turn == turn ? payload.decided?.summary ?? "a decision" : "a decision"
                 }
-            payload = (turn, .twice(first: first, second: decided.summary))
-            state.store(turn << 3 | Code.twice.rawValue, ordering: .releasing)
+            // Only if the turn is still the one this decision belongs to: the router may have ended it and begun
+            // the next meanwhile, whose state must not be touched.
+            let (marked, _) = state.compareExchange(
+                expected: original,
+                desired: turn << 3 | Code.twice.rawValue,
+                ordering: .acquiringAndReleasing
+            )
+            if marked { payload = (turn, .twice(first: first, second: decided.summary)) }
         }
     }
 

@@ -27,7 +27,9 @@ public protocol Route: Sendable {
     static var command: RouteCommand? { get }
 
     /// The intent from the parameters of a URL or a command: read them typed with
-    /// ``RouteParameters/require(_:as:)``. What it throws fails the intent before any interceptor runs.
+    /// ``RouteParameters/require(_:as:)``. What it throws fails the intent once the interceptors have let it
+    /// through (they see `routeType` and the parameters, and `route == nil`), so a guard judges the request
+    /// before its input.
     init(parameters: RouteParameters) throws
 }
 

@@ -3,6 +3,9 @@ import LifecycleCore
 /// The watchdog of one opening whose interceptors have budgets: it sleeps until the deadline of the
 /// interceptor in progress, and if that interceptor is still the one in progress then, times it out.
 /// One watchdog task per opening, whatever the number of interceptors; none without budgets.
+///
+/// It never sleeps longer than half the shortest budget of the chain at a time, so an interceptor whose
+/// budget is shorter than the one before it is still timed out within half that budget of its deadline.
 final class RouteChainWatch: Sendable {
     private struct Current {
         let name: String
@@ -14,11 +17,19 @@ final class RouteChainWatch: Sendable {
         var generation = 0
         var current: Current?
         var finished = false
+        /// The interceptor in progress overran its budget: the opening has failed, and nothing may follow.
+        var timedOut = false
         /// The watchdog, parked while no interceptor runs.
         var parked: CheckedContinuation<Void, Never>?
     }
 
     private let state = Locked(State())
+    /// The longest the watchdog sleeps at a time: half the shortest budget of the chain.
+    private let step: Duration
+
+    init(shortestBudget: Duration) {
+        step = shortestBudget / 2
+    }
 
     /// An interceptor named `name` starts, with `budget` to decide.
     func enter(_ name: String, budget: Duration) {
@@ -31,9 +42,13 @@ final class RouteChainWatch: Sendable {
         parked?.resume()
     }
 
-    /// The interceptor in progress decided (or returned).
-    func leave() {
-        state.withLock { $0.current = nil }
+    /// The interceptor in progress returned. `true` if it had overrun its budget by then: the opening has
+    /// failed already, and the caller must not act on what the interceptor decided.
+    func leave() -> Bool {
+        state.withLock { state in
+            state.current = nil
+            return state.timedOut
+        }
     }
 
     /// The opening is over: the watchdog returns.
@@ -68,12 +83,16 @@ final class RouteChainWatch: Sendable {
                 continue
             }
             do {
-                try await Task.sleep(until: current.deadline, clock: .continuous)
+                try await Task.sleep(until: min(current.deadline, .now + step), clock: .continuous)
             } catch {
                 return
             }
             let overran = state.withLock { state in
-                !state.finished && state.generation == observed.generation && state.current != nil
+                let overran =
+                    !state.finished && state.generation == observed.generation && state.current != nil
+                    && ContinuousClock.now >= current.deadline
+                if overran { state.timedOut = true }
+                return overran
             }
             if overran {
                 expired(current.name, current.budget)

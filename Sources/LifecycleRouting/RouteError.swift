@@ -52,7 +52,8 @@ public struct RouteError: Error, Sendable, CustomStringConvertible {
         public static let loopLimit = Code(base: .loopLimit)
         /// The route's handler threw; ``underlying`` has what.
         public static let handlerFailed = Code(base: .handlerFailed)
-        /// The task that opened the intent was cancelled before the route's handler ran.
+        /// The task that opened the intent was cancelled: before the route's handler ran, or the handler
+        /// stopped on it (threw `CancellationError`).
         public static let cancelled = Code(base: .cancelled)
 
         public var description: String { base.rawValue }
@@ -102,14 +103,17 @@ extension RouteError {
         )
     }
 
-    static func noRoute(url: URL, known: [String]) -> RouteError {
+    /// `known`: the first patterns served, at most ten; `total`: how many there are.
+    static func noRoute(url: URL, known: [String], total: Int) -> RouteError {
         RouteError(
             .noRoute,
             intent: url.absoluteString,
             description: "No route matches \(url.absoluteString). "
                 + (known.isEmpty
                     ? "The host serves no route with a pattern."
-                    : "The patterns served are: \(known.joined(separator: ", ")).")
+                    : "The patterns served are: \(known.joined(separator: ", "))"
+                        + (total > known.count
+                            ? ", and \(total - known.count) more (`router.routes` lists them)." : "."))
         )
     }
 
@@ -274,7 +278,8 @@ extension RouteError {
         RouteError(
             .cancelled,
             intent: intent,
-            description: "Opening \(intent) was cancelled before its handler ran."
+            description: "Opening \(intent) was cancelled: the task that opened it was cancelled, so its handler did "
+                + "not run or stopped."
         )
     }
 

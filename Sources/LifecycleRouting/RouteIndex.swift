@@ -128,11 +128,13 @@ struct RouteIndex: Sendable {
         _ found: (terminal: Int32, rest: String?),
         _ captures: [String]
     ) -> (terminal: Int, parameters: RouteParameters) {
-        let names = terminals[Int(found.terminal)].names
+        let terminal = terminals[Int(found.terminal)]
+        let names = terminal.names
         var values: [(name: String, value: String)] = []
         values.reserveCapacity(names.count)
         for (name, value) in zip(names, captures) { values.append((name, value)) }
-        return (Int(found.terminal), RouteParameters(route: "", values, rest: found.rest))
+        // Named by the pattern, for errors; the router renames them after the route.
+        return (Int(found.terminal), RouteParameters(route: terminal.pattern.text, values, rest: found.rest))
     }
 
     /// Depth first, most specific edge first; `captures` holds the parameters of the path taken.

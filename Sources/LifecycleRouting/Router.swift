@@ -148,10 +148,11 @@ public final class Router: Sendable {
     /// matches. Neither interceptors nor handlers run.
     public func match(_ url: URL) -> (route: ServedRoute, parameters: RouteParameters)? {
         let table = state.withLock { $0.table }
-        guard let (index, parameters) = table.trie.match(url) else { return nil }
+        guard let (index, found) = table.trie.match(url) else { return nil }
         let route = table.routes[index]
         return (
-            ServedRoute(type: route.type, server: route.server, hasInterceptor: route.interceptor != nil), parameters
+            ServedRoute(type: route.type, server: route.server, hasInterceptor: route.interceptor != nil),
+            RouteParameters(route: route.name, found.values, rest: found.rest)
         )
     }
 
@@ -166,15 +167,17 @@ public final class Router: Sendable {
         let (table, context) = try snapshot(R.routeName)
         guard let index = table.byType[ObjectIdentifier(R.self)] else { throw .notServed(R.routeName) }
         let bound = table.routes[index]
-        let intent = RouteIntent(route)
-        let chain = RouteChain.current
-        try await admit(intent, bound, chain: chain, table: table, context: context)
         // The table maps R to the route bound for R, whose handler is a TypedRouteHandler<R>; checked by type
         // identity, so the downcast needs no dynamic cast and the result no boxing.
         guard bound.type == R.self else { throw .notServed(R.routeName) }
         let handler = unsafeDowncast(bound.typed, to: TypedRouteHandler<R>.self)
-        return try await invoke(intent, server: bound.server, chain: chain, context: context) {
-            try await handler.call(route, $0)
+        let intent = RouteIntent(route)
+        let chain = RouteChain.current
+        return try await within(intent, chain) { () async throws(RouteError) -> R.Result in
+            try await self.admit(intent, bound, chain: chain, table: table, context: context)
+            return try await self.invoke(intent, server: bound.server, chain: chain, context: context) {
+                try await handler.call(route, $0)
+            }
         }
     }
 
@@ -225,17 +228,42 @@ public final class Router: Sendable {
     // MARK: The chain
 
     /// Resolves `intent`, lets the interceptors judge it, then calls its handler.
-    private func perform(
+    func perform(
         _ intent: RouteIntent,
         chain: RouteChainLink?,
         table: Table,
         context: LifecycleContext
     ) async throws(RouteError) -> any Sendable {
         let (resolved, route) = try resolve(intent, table: table)
-        try await admit(resolved, route, chain: chain, table: table, context: context)
-        return try await invoke(resolved, server: route?.server ?? "the factory", chain: chain, context: context) {
-            if let route { return try await route.perform(resolved.route!, $0) }
-            return try await resolved.factory!($0)
+        return try await within(resolved, chain) { () async throws(RouteError) -> any Sendable in
+            try await self.admit(resolved, route, chain: chain, table: table, context: context)
+            return try await self.invoke(
+                resolved,
+                server: route?.server ?? "the factory",
+                chain: chain,
+                context: context
+            ) {
+                if let route { return try await route.perform(resolved.route!, $0) }
+                return try await resolved.factory!($0)
+            }
+        }
+    }
+
+    /// Runs `body` with the chain extended by `intent`, so whatever its interceptors and its handler open
+    /// counts one level deeper, and a loop through them is cut at ``maximumDepth``.
+    private func within<T>(
+        _ intent: RouteIntent,
+        _ chain: RouteChainLink?,
+        _ body: () async throws(RouteError) -> T
+    ) async throws(RouteError) -> T {
+        do {
+            return try await RouteChain.$current.withValue(RouteChainLink(intent, note: nil, parent: chain)) {
+                try await body()
+            }
+        } catch let error as RouteError {
+            throw error
+        } catch {
+            throw .cancelled(intent.name)  // `body` throws only RouteError
         }
     }
 
@@ -258,7 +286,9 @@ public final class Router: Sendable {
         let interceptors = route?.interceptor.map { table.interceptors + [$0] } ?? table.interceptors
         if !interceptors.isEmpty {
             if interceptorBudget != nil || interceptors.contains(where: { $0.budget != nil }) {
-                try await supervised(intent) { (watch) async throws(RouteError) in
+                let budgets = interceptors.compactMap { $0.budget ?? interceptorBudget }
+                try await supervised(intent, shortestBudget: budgets.min() ?? .seconds(10)) {
+                    (watch) async throws(RouteError) in
                     try await self.intercept(
                         intent,
                         interceptors,
@@ -276,7 +306,8 @@ public final class Router: Sendable {
         guard !Task.isCancelled else { throw .cancelled(intent.name) }
     }
 
-    /// Calls `handler` for `intent`, with the chain extended by it for the intents the handler opens.
+    /// Calls `handler` for `intent`: a loop error passes through with its chain, a cancellation is
+    /// ``RouteError/Code/cancelled``, anything else ``RouteError/Code/handlerFailed``.
     private func invoke<T>(
         _ intent: RouteIntent,
         server: @autoclosure () -> String,
@@ -286,11 +317,11 @@ public final class Router: Sendable {
     ) async throws(RouteError) -> T {
         let handlerContext = RouteContext(intent: intent, lifecycle: context, router: self, link: chain)
         do {
-            return try await RouteChain.$current.withValue(RouteChainLink(intent, note: nil, parent: chain)) {
-                try await handler(handlerContext)
-            }
+            return try await handler(handlerContext)
         } catch let error as RouteError where error.code == .loopLimit {
             throw error
+        } catch is CancellationError {
+            throw .cancelled(intent.name)
         } catch {
             throw .handlerFailed(intent.name, server: server(), error)
         }
@@ -310,7 +341,11 @@ public final class Router: Sendable {
                 return (intent, table.routes[index])
             }
             guard let (index, found) = table.trie.match(url) else {
-                throw .noRoute(url: url, known: table.routes.compactMap { $0.type.pattern?.text })
+                throw .noRoute(
+                    url: url,
+                    known: Array(table.routes.lazy.compactMap { $0.type.pattern?.text }.prefix(10)),
+                    total: table.trie.count
+                )
             }
             let route = table.routes[index]
             let parameters = RouteParameters(route: route.name, found.values, rest: found.rest)
@@ -353,120 +388,6 @@ public final class Router: Sendable {
         } catch {
             let failure = (error as? RouteError) ?? .invalidInput(route.name, error)
             return RouteIntent(source: source, routeType: route.type, invalidInput: failure, parameters: parameters)
-        }
-    }
-
-    /// Runs the interceptors on `intent` until every one continued; switches and restarts as they decide.
-    private func intercept(
-        _ intent: RouteIntent,
-        _ interceptors: [AnyInterceptor],
-        chain: RouteChainLink?,
-        table: Table,
-        context: LifecycleContext,
-        watch: RouteChainWatch?
-    ) async throws(RouteError) {
-        let box = DecisionBox()
-        let shared = RouteContext(intent: intent, lifecycle: context, router: self, link: chain)
-        var turn: UInt64 = 0
-        var restarts = 0
-        var index = 0
-        while index < interceptors.count {
-            let interceptor = interceptors[index]
-            turn += 1
-            box.begin(turn)
-            if let watch, let budget = interceptor.budget ?? interceptorBudget {
-                watch.enter(interceptor.name, budget: budget)
-            }
-            let decision = InterceptorDecision(box: box, turn: turn)
-            switch interceptor.body {
-            case .global(let global): await global.intercept(intent, context: shared, decision: decision)
-            case .own(let call): await call(intent, shared, decision)
-            }
-            if let watch {
-                watch.leave()
-                // Timed out: the caller has its error already; nothing more runs.
-                guard !Task.isCancelled else { throw .cancelled(intent.name) }
-            }
-            let code = box.end(turn)
-            if code == DecisionBox.proceeded {
-                index += 1
-                continue
-            }
-            switch box.decision(of: turn, code: code) {
-            case nil:
-                throw .neverDecided(intent.description, by: interceptor.name)
-            case .continue?:
-                index += 1
-            case .reject(let reason)?:
-                throw .rejected(intent.description, by: interceptor.name, reason)
-            case .twice(let first, let second)?:
-                throw .decidedTwice(intent.description, by: interceptor.name, first: first, second: second)
-            case .switch(let target, let then)?:
-                let note = (restarts > 0 ? "restart \(restarts), " : "") + "switched by \(interceptor.name)"
-                do {
-                    _ = try await perform(
-                        target,
-                        chain: RouteChainLink(intent, note: note, parent: chain),
-                        table: table,
-                        context: context
-                    )
-                } catch {
-                    throw error.switched(from: intent.description, by: interceptor.name)
-                }
-                switch then {
-                case .continue:
-                    index += 1
-                case .restart:
-                    restarts += 1
-                    guard restarts <= Self.maximumRestarts else {
-                        throw .loopLimit(
-                            intent.name,
-                            chain: (chain?.descriptions ?? [])
-                                + (0...restarts).map {
-                                    $0 == 0 ? intent.description : "\(intent.description) (restart \($0))"
-                                },
-                            limit: "\(Self.maximumRestarts) restarts"
-                        )
-                    }
-                    index = 0
-                }
-            }
-        }
-    }
-
-    /// Runs `body` in a task of its own, watched: if an interceptor overruns its budget, the opening fails
-    /// with ``RouteError/Code/timedOut`` at once, and the task is cancelled and left to finish.
-    private func supervised(
-        _ intent: RouteIntent,
-        _ body: @escaping @Sendable (RouteChainWatch) async throws(RouteError) -> Void
-    ) async throws(RouteError) {
-        let watch = RouteChainWatch()
-        let settlement = Settlement<Void>()
-        let work = Task {
-            do {
-                settlement.finish(.success(try await body(watch)))
-            } catch {
-                settlement.finish(.failure(error))
-            }
-            watch.finish()
-        }
-        let watchdog = Task {
-            await watch.watch { name, budget in
-                work.cancel()
-                settlement.finish(.failure(RouteError.timedOut(intent.description, by: name, budget: budget)))
-            }
-        }
-        defer { watchdog.cancel() }
-        do {
-            try await withTaskCancellationHandler {
-                try await settlement.wait()
-            } onCancel: {
-                work.cancel()
-            }
-        } catch let error as RouteError {
-            throw error
-        } catch {
-            throw .cancelled(intent.description)
         }
     }
 }

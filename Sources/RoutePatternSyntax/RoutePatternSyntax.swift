@@ -42,13 +42,29 @@ package struct RoutePatternSyntax: Hashable, Sendable {
         (scheme.map { "\($0)://" } ?? "/")
             + segments.map { segment in
                 switch segment {
-                case .literal(let text): text
+                // Escaped, so a literal `a/b` (written `a%2Fb`), `:x` or `*` never reads as the other forms.
+                case .literal(let text): escapedForShape(text)
                 case .parameter: ":"
                 case .wildcard: "*"
                 case .catchAll: "**"
                 }
             }
             .joined(separator: "/")
+    }
+
+    /// `text` with the characters that mean something in a shape escaped: `%`, `/`, `:` and `*`.
+    private func escapedForShape(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "%": escaped += "%25"
+            case "/": escaped += "%2F"
+            case ":": escaped += "%3A"
+            case "*": escaped += "%2A"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
     }
 
     /// Why a text is not a pattern. Every message says what to write instead.

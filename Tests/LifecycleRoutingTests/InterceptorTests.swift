@@ -173,6 +173,35 @@ struct InterceptorTests {
         #expect(error.flatMap { $0.interceptor.map(short) } == "Hasty")
     }
 
+    @Test("A short budget after a long one is enforced at its own deadline, not the long one's")
+    func shortBudgetAfterLongOne() async throws {
+        let (host, script) = try routingHost(interceptors: [First.self, Hasty.self], budget: .seconds(10))
+        script.when("Hasty") { _, _, decision in
+            await Task.detached { try? await Task.sleep(for: .seconds(3)) }.value
+            decision.continue()
+        }
+        let start = ContinuousClock.now
+        let error = await #expect(throws: RouteError.self) { try await host.router!.open(ShowUser(id: 3)) }
+        // Hasty's 50 ms, not First's 10 s; generous, for a loaded machine.
+        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(error?.code == .timedOut)
+        #expect(error.flatMap { $0.interceptor.map(short) } == "Hasty")
+    }
+
+    @Test("An interceptor that opens intents itself is cut at the depth limit too")
+    func interceptorLoop() async throws {
+        let (host, script) = try routingHost(interceptors: [First.self])
+        // Every intent makes First open Login first: Login's own opening reaches First again, and so on.
+        script.when("First") { _, context, decision in
+            let nested = try? await context.router.open(Login())
+            decision.continue()
+            _ = nested
+        }
+        #expect(try await host.router!.open(ShowUser(id: 1)) == "user 1")
+        #expect(script.entries.filter { $0.hasPrefix("First") }.count == Router.maximumDepth)
+        #expect(script.entries.first == "First ShowUser")
+    }
+
     @Test("Within budget, a slow interceptor still decides and the intent succeeds")
     func slowButInBudget() async throws {
         let (host, script) = try routingHost(budget: .seconds(5))

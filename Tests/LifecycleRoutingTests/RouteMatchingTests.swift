@@ -101,6 +101,17 @@ struct RouteMatchingTests {
         #expect(existing?.pattern.text == "/users/:id")
         #expect(try trie.insert("app://users/:id", 3) == nil)
         #expect(trie.count == 2)
+        // An escaped `/`, `:` or `*` in a literal is not a separator, a parameter or a wildcard.
+        #expect(try trie.insert("/a%2Fb", 4) == nil)
+        #expect(try trie.insert("/a/b", 5) == nil)
+        #expect(try trie.insert("/%3Aid", 6) == nil)
+        #expect(try trie.insert("/:id", 7) == nil)
+        #expect(try trie.insert("/%2A", 8) == nil)
+        #expect(try trie.insert("/*", 9) == nil)
+        #expect(trie.count == 8)
+        #expect(trie.match(path: "/a%2Fb")?.value == 4)
+        #expect(trie.match(path: "/a/b")?.value == 5)
+        #expect(trie.match(path: "/users/42")?.parameters.description == "id=42")
     }
 
     @Test("A scheme's patterns match that scheme, its host first and without case; schemeless ones any URL")

@@ -21,6 +21,16 @@ struct RoutingHostTests {
         )
         #expect(try await router.open(url: URL(string: "/files/a/b.txt")!) as? String == "file a/b.txt")
         #expect(router.match(URL(string: "/users/42")!)?.route.type == ShowUser.self)
+        // The parameters are named after the route, so its errors name it too.
+        let matched = try #require(router.match(URL(string: "/users/x")!))
+        #expect(throws: RouteError.self) { try ShowUser(parameters: matched.parameters) }
+        do {
+            _ = try ShowUser(parameters: matched.parameters)
+        } catch {
+            #expect(
+                (error as? RouteError)?.description.hasPrefix("LifecycleRoutingTests.ShowUser: the parameter") == true
+            )
+        }
         #expect(router.match(URL(string: "/nowhere")!) == nil)
     }
 

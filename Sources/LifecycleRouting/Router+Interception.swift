@@ -1,0 +1,117 @@
+import LifecycleCore
+
+// How the interceptors judge an intent: one turn each, in order, acting on each decision; and, when budgets
+// apply, the task and the watchdog that keep a hung interceptor from hanging its caller.
+extension Router {
+    /// Runs the interceptors on `intent` until every one continued; switches and restarts as they decide.
+    func intercept(
+        _ intent: RouteIntent,
+        _ interceptors: [AnyInterceptor],
+        chain: RouteChainLink?,
+        table: Table,
+        context: LifecycleContext,
+        watch: RouteChainWatch?
+    ) async throws(RouteError) {
+        let box = DecisionBox()
+        let shared = RouteContext(intent: intent, lifecycle: context, router: self, link: chain)
+        var turn: UInt64 = 0
+        var restarts = 0
+        var index = 0
+        while index < interceptors.count {
+            let interceptor = interceptors[index]
+            turn += 1
+            box.begin(turn)
+            if let watch, let budget = interceptor.budget ?? interceptorBudget {
+                watch.enter(interceptor.name, budget: budget)
+            }
+            let decision = InterceptorDecision(box: box, turn: turn)
+            switch interceptor.body {
+            case .global(let global): await global.intercept(intent, context: shared, decision: decision)
+            case .own(let call): await call(intent, shared, decision)
+            }
+            // Timed out: the caller has its error already; nothing more runs, whatever was decided.
+            if let watch, watch.leave() || Task.isCancelled { throw .cancelled(intent.name) }
+            let code = box.end(turn)
+            if code == DecisionBox.proceeded {
+                index += 1
+                continue
+            }
+            switch box.decision(of: turn, code: code) {
+            case nil:
+                throw .neverDecided(intent.description, by: interceptor.name)
+            case .continue?:
+                index += 1
+            case .reject(let reason)?:
+                throw .rejected(intent.description, by: interceptor.name, reason)
+            case .twice(let first, let second)?:
+                throw .decidedTwice(intent.description, by: interceptor.name, first: first, second: second)
+            case .switch(let target, let then)?:
+                let note = (restarts > 0 ? "restart \(restarts), " : "") + "switched by \(interceptor.name)"
+                do {
+                    _ = try await perform(
+                        target,
+                        chain: RouteChainLink(intent, note: note, parent: chain),
+                        table: table,
+                        context: context
+                    )
+                } catch {
+                    throw error.switched(from: intent.description, by: interceptor.name)
+                }
+                switch then {
+                case .continue:
+                    index += 1
+                case .restart:
+                    restarts += 1
+                    guard restarts <= Self.maximumRestarts else {
+                        throw .loopLimit(
+                            intent.name,
+                            chain: (chain?.descriptions ?? [])
+                                + (0...restarts).map {
+                                    $0 == 0 ? intent.description : "\(intent.description) (restart \($0))"
+                                },
+                            limit: "\(Self.maximumRestarts) restarts"
+                        )
+                    }
+                    index = 0
+                }
+            }
+        }
+    }
+
+    /// Runs `body` in a task of its own, watched: if an interceptor overruns its budget, the opening fails
+    /// with ``RouteError/Code/timedOut`` at once, and the task is cancelled and left to finish.
+    func supervised(
+        _ intent: RouteIntent,
+        shortestBudget: Duration,
+        _ body: @escaping @Sendable (RouteChainWatch) async throws(RouteError) -> Void
+    ) async throws(RouteError) {
+        let watch = RouteChainWatch(shortestBudget: shortestBudget)
+        let settlement = Settlement<Void>()
+        let work = Task {
+            do {
+                settlement.finish(.success(try await body(watch)))
+            } catch {
+                settlement.finish(.failure(error))
+            }
+            watch.finish()
+        }
+        let watchdog = Task {
+            await watch.watch { name, budget in
+                work.cancel()
+                settlement.finish(.failure(RouteError.timedOut(intent.description, by: name, budget: budget)))
+            }
+        }
+        defer { watchdog.cancel() }
+        do {
+            try await withTaskCancellationHandler {
+                try await settlement.wait()
+            } onCancel: {
+                work.cancel()
+            }
+        } catch let error as RouteError {
+            throw error
+        } catch {
+            throw .cancelled(intent.description)
+        }
+    }
+}
