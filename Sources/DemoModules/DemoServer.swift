@@ -43,13 +43,16 @@ public struct SlowShutdownModule: LifecycleModule, EnvironmentGatedModule, WillT
     }
 
     public func willTerminate(_ context: LifecycleContext) async {
+        // The wait runs in a task the hook's cancellation does not reach, so the hook ignores cancellation
+        // without spinning: `Task.sleep` in a cancelled task throws at once, and a loop around it would hold
+        // a thread busy, starving everything else on a two-core machine.
         guard let delay else {
             services.console.write("    SlowShutdown: flushing to a disk that never answers…")
-            while true { try? await Task.sleep(for: .seconds(3600)) }
+            await Task.detached { while true { try? await Task.sleep(for: .seconds(3600)) } }.value
+            return  // never reached: the wait above never ends
         }
         services.console.write("    SlowShutdown: flushing, \(delay)…")
-        let end = ContinuousClock.now + delay
-        while ContinuousClock.now < end { try? await Task.sleep(until: end) }
+        await Task.detached { try? await Task.sleep(for: delay) }.value
         services.console.write("    SlowShutdown: flushed")
     }
 }
