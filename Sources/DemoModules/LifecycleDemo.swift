@@ -320,8 +320,11 @@ enum DemoManifestKey: LaunchOptionKey {
 extension RouteError {
     /// Whether the command line itself was wrong: the program exits 64 (EX_USAGE) then.
     var isCommandLineError: Bool {
-        [.noRoute, .unknownOption, .missingArgument, .unexpectedArgument, .invalidParameter, .missingParameter]
-            .contains(code) || code == .invalidInput
+        [
+            .noRoute, .unknownOption, .missingArgument, .unexpectedArgument, .invalidParameter, .missingParameter,
+            .invalidInput,
+        ]
+        .contains(code)
     }
 }
 

@@ -26,8 +26,11 @@ public final class Router: Sendable {
     /// How many times one intent may be restarted after switches.
     public static let maximumRestarts = 8
 
-    /// How long an interceptor without a budget of its own may take to decide; `nil` for no limit.
+    /// How long an interceptor without a budget of its own may take to decide and return; `nil` for no limit.
     public let interceptorBudget: Duration?
+
+    /// The ``interceptorBudget`` of a host whose manifest does not choose one: 10 seconds.
+    public static let defaultInterceptorBudget: Duration = .seconds(10)
 
     /// The routes and interceptors of the host's modules, replaced whole when modules are added or removed.
     final class Table: Sendable {
@@ -235,7 +238,34 @@ public final class Router: Sendable {
         context: LifecycleContext
     ) async throws(RouteError) -> any Sendable {
         let (resolved, route) = try resolve(intent, table: table)
-        return try await within(resolved, chain) { () async throws(RouteError) -> any Sendable in
+        return try await run(resolved, route, chain: chain, table: table, context: context)
+    }
+
+    /// The open-URL event's way in (``RouterModule``): opens the route `url` matches and answers `true`, or
+    /// answers `false` when no route matches. The URL is matched once.
+    func openIfMatched(_ url: URL) async throws(RouteError) -> Bool {
+        let (table, context) = try snapshot(url.absoluteString)
+        let resolved: (intent: RouteIntent, route: BoundRoute?)
+        do {
+            // A URL's parameter errors come after the interceptors, so here only "no route" is thrown.
+            resolved = try resolve(RouteIntent(url: url), table: table)
+        } catch {
+            if error.code == .noRoute { return false }
+            throw error
+        }
+        _ = try await run(resolved.intent, resolved.route, chain: RouteChain.current, table: table, context: context)
+        return true
+    }
+
+    /// Lets the interceptors judge the resolved `intent`, then calls its handler.
+    private func run(
+        _ resolved: RouteIntent,
+        _ route: BoundRoute?,
+        chain: RouteChainLink?,
+        table: Table,
+        context: LifecycleContext
+    ) async throws(RouteError) -> any Sendable {
+        try await within(resolved, chain) { () async throws(RouteError) -> any Sendable in
             try await self.admit(resolved, route, chain: chain, table: table, context: context)
             return try await self.invoke(
                 resolved,
@@ -285,9 +315,9 @@ public final class Router: Sendable {
         }
         let interceptors = route?.interceptor.map { table.interceptors + [$0] } ?? table.interceptors
         if !interceptors.isEmpty {
-            if interceptorBudget != nil || interceptors.contains(where: { $0.budget != nil }) {
-                let budgets = interceptors.compactMap { $0.budget ?? interceptorBudget }
-                try await supervised(intent, shortestBudget: budgets.min() ?? .seconds(10)) {
+            // Supervised when any interceptor has a budget, its own or the router's.
+            if let shortest = interceptors.compactMap({ $0.budget ?? interceptorBudget }).min() {
+                try await supervised(intent, shortestBudget: shortest) {
                     (watch) async throws(RouteError) in
                     try await self.intercept(
                         intent,

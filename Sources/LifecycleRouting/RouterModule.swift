@@ -28,9 +28,7 @@ public struct RouterModule: LifecycleModule, OpenURL {
     }
 
     public func open(_ url: URL, context: LifecycleContext) async throws -> Bool {
-        guard router.match(url) != nil else { return false }
-        _ = try await router.open(url: url)
-        return true
+        try await router.openIfMatched(url)
     }
 
     /// Thrown when the module is listed by hand instead of through `withRouting()`.

@@ -11,11 +11,11 @@ extension ModuleManifest {
     /// - Parameters:
     ///   - interceptors: The global interceptors. Their order is theirs (``RouteInterceptor/priority``),
     ///     not this list's.
-    ///   - interceptorBudget: How long an interceptor without a budget of its own may take to decide;
-    ///     `nil` for no limit, which spares each opening with interceptors a task and a timer. Default 10 s.
+    ///   - interceptorBudget: How long an interceptor without a budget of its own may take to decide and
+    ///     return; `nil` for no limit, which spares each opening with interceptors a task and a timer.
     public func withRouting(
         interceptors: [any RouteInterceptor.Type] = [],
-        interceptorBudget: Duration? = .seconds(10)
+        interceptorBudget: Duration? = Router.defaultInterceptorBudget
     ) -> ModuleManifest {
         adding(RoutingPreparation(declaredServers: nil, interceptors: interceptors, budget: .some(interceptorBudget)))
     }
@@ -44,10 +44,9 @@ struct RoutingPreparation: ManifestPreparation {
     /// The servers a generated manifest listed, by type.
     let declaredServers: [ObjectIdentifier: any RouteServing.Type]?
     let interceptors: [any RouteInterceptor.Type]
-    /// The interceptor budget a hand-written `withRouting` chose; `nil` when none did.
+    /// The interceptor budget a hand-written `withRouting` chose; `nil` when none did (a generated manifest),
+    /// so that combining a generated manifest with a hand-written choice keeps the choice.
     let budget: Duration??
-
-    static let defaultBudget: Duration? = .seconds(10)
 
     func merged(with other: any ManifestPreparation) -> any ManifestPreparation {
         guard let other = other as? RoutingPreparation else { return self }
@@ -76,7 +75,7 @@ struct RoutingPreparation: ManifestPreparation {
             servers.append((entry.moduleName, Self.routeTypes(of: server)))
         }
         try RouteValidation(servers: servers).check()
-        launchOptions[RouterKey.self] = Router(interceptorBudget: budget ?? Self.defaultBudget)
+        launchOptions[RouterKey.self] = Router(interceptorBudget: budget ?? Router.defaultInterceptorBudget)
         let router = ModuleManifest.Entry(
             type: RouterModule.self,
             source: manifest.name,
