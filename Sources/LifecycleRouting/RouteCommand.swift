@@ -16,11 +16,14 @@
 public struct RouteCommand: Sendable, Hashable {
     /// A positional argument, named as the parameter it fills.
     public struct Argument: Sendable, Hashable {
+        /// The parameter it fills, and its name in usage lines: `<day>`.
         public let name: String
+        /// One line for `--help`.
         public let summary: String
         /// Whether the command line may leave it out.
         public let isOptional: Bool
 
+        /// An argument filling the parameter `name`; an optional one may be left out, and must come last.
         public init(_ name: String, summary: String, optional: Bool = false) {
             self.name = name
             self.summary = summary
@@ -30,11 +33,14 @@ public struct RouteCommand: Sendable, Hashable {
 
     /// An option, `--name value`, or a flag, `--name`, named as the parameter it fills.
     public struct Option: Sendable, Hashable {
+        /// The parameter it fills, written without the leading `--`.
         public let name: String
         /// How help names its value, as in `--format text|json`; `nil` for a flag.
         public let value: String?
+        /// One line for `--help`.
         public let summary: String
 
+        /// An option `--name value`, or, without `value`, a flag `--name`.
         public init(_ name: String, value: String? = nil, summary: String) {
             self.name = name
             self.value = value
@@ -46,11 +52,16 @@ public struct RouteCommand: Sendable, Hashable {
     public let name: String
     /// One line for `--help`.
     public let summary: String
+    /// The positional arguments, in order.
     public let arguments: [Argument]
+    /// The options and flags, in any order on the command line.
     public let options: [Option]
     /// Whether this command runs when the command line names none. At most one route may say so.
     public let isDefault: Bool
 
+    /// A command named `name`. The host refuses malformed declarations when it is built
+    /// (`ManifestError.invalidRoute`): a name that is not a word, a repeated name, `--help`, or a required
+    /// argument after an optional one.
     public init(
         _ name: String,
         summary: String,

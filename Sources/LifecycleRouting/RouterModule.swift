@@ -14,9 +14,11 @@ public import LifecycleCore
 /// interceptor rejects it, its handler throws) throws the ``RouteError``, which the host reports as this
 /// participant's failure under its failure policy. It shows in plans as `LifecycleRouting.RouterModule`.
 public struct RouterModule: LifecycleModule, OpenURL {
+    /// The lowest: every module receives the open-URL event before the router.
     public static let priority: ModulePriority = .minimum
     let router: Router
 
+    /// Takes the host's router from `context`; throws when the manifest has no routing.
     public init(context: LifecycleContext) throws {
         guard let router = context.router else { throw MissingRouter() }
         self.router = router
@@ -27,6 +29,7 @@ public struct RouterModule: LifecycleModule, OpenURL {
         hooks.openURL(module as! RouterModule)
     }
 
+    /// Opens the route `url` matches: `true` once it succeeded, `false` when no route matches.
     public func open(_ url: URL, context: LifecycleContext) async throws -> Bool {
         try await router.openIfMatched(url)
     }
