@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "LifecycleServices", targets: ["LifecycleServices"]),
         .library(name: "LifecycleMessaging", targets: ["LifecycleMessaging"]),
         .library(name: "LifecycleRouting", targets: ["LifecycleRouting"]),
+        .library(name: "LifecycleScopes", targets: ["LifecycleScopes"]),
         .executable(name: "lifecycle-demo", targets: ["lifecycle-demo"]),
         .plugin(name: "ModuleDiscoveryPlugin", targets: ["ModuleDiscoveryPlugin"]),
         .plugin(name: "WriteModuleManifest", targets: ["WriteModuleManifest"]),
@@ -30,7 +31,9 @@ let package = Package(
         ),
         .target(
             name: "LifecycleServices",
-            dependencies: [.target(name: "LifecycleCore"), .target(name: "LifecycleProxy")]
+            dependencies: [
+                .target(name: "LifecycleCore"), .target(name: "LifecycleProxy"), .target(name: "LifecycleScopes"),
+            ]
         ),
         // Typed messages between modules: to one, to many, to all (Docs/Messages.md).
         .target(
@@ -45,6 +48,12 @@ let package = Package(
             dependencies: [
                 .target(name: "LifecycleCore"), .target(name: "LifecycleProxy"), .target(name: "RoutePatternSyntax"),
             ]
+        ),
+        // Scoped lifecycles below the application's: requests, sessions, jobs, with global actions,
+        // adoptions and behaviors (Docs/Scopes.md).
+        .target(
+            name: "LifecycleScopes",
+            dependencies: [.target(name: "LifecycleCore")]
         ),
 
         // Discovery: a toolchain-only scanner, the generator tool that runs it, and two plugins.
@@ -78,6 +87,7 @@ let package = Package(
             dependencies: [
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
+                .target(name: "LifecycleScopes"),
                 .target(name: "ModuleScanner"),
                 .target(name: "CLifecycleRuntime"),
             ]
@@ -92,6 +102,7 @@ let package = Package(
                 .target(name: "LifecycleServices"),
                 .target(name: "LifecycleMessaging"),
                 .target(name: "LifecycleRouting"),
+                .target(name: "LifecycleScopes"),
             ],
             plugins: [.plugin(name: "ModuleDiscoveryPlugin")]
         ),
@@ -198,6 +209,7 @@ let package = Package(
             name: "LifecycleServicesTests",
             dependencies: [
                 .target(name: "LifecycleServices"),
+                .target(name: "LifecycleScopes"),
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
             ]
@@ -218,6 +230,16 @@ let package = Package(
                 .target(name: "LifecycleMessaging"),
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
+            ]
+        ),
+        .testTarget(
+            name: "LifecycleScopesTests",
+            dependencies: [
+                .target(name: "LifecycleScopes"),
+                .target(name: "LifecycleServices"),
+                .target(name: "LifecycleCore"),
+                .target(name: "LifecycleProxy"),
+                .target(name: "LifecycleTesting"),
             ]
         ),
         .testTarget(
@@ -249,6 +271,7 @@ let package = Package(
                 .target(name: "LifecycleServices"),
                 .target(name: "LifecycleMessaging"),
                 .target(name: "LifecycleRouting"),
+                .target(name: "LifecycleScopes"),
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
             ]

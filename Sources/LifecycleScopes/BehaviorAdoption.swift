@@ -1,0 +1,84 @@
+import LifecycleCore
+import Synchronization
+
+/// Behaviors adopted together: their values, stored in one allocation whatever their number, delivered to
+/// through the parameter pack, with no existential per behavior.
+///
+/// A delivery copies the values out, hands each to its hook, and stores them back, so what a hook stores
+/// the next one reads. Only the task that owns the scope's step delivers, so copies never cross, except
+/// when the watchdog takes over an end that overran its budget: then the stuck hook's copy is dropped, and
+/// the behaviors after it receive `end` with the state they had.
+final class BehaviorAdoption<each B: ScopeBehavior>: AdoptionBox {
+    let count: Int
+    private let values: Locked<(repeat each B)>
+    private let removed = Atomic<Bool>(false)
+
+    init(_ behavior: repeat each B) {
+        var count = 0
+        for _ in repeat each behavior { count += 1 }
+        self.count = count
+        values = Locked((repeat each behavior))
+    }
+
+    var isRemoved: Bool { removed.load(ordering: .acquiring) }
+
+    func markRemoved() { removed.store(true, ordering: .releasing) }
+
+    func deliver(_ event: ScopeEvent, to scope: Scope, base: Int, run: inout DeliveryRun) async {
+        var current = values.withLock { $0 }
+        if event.isTeardown {
+            // Packs iterate forward only: the reverse order is one pass per behavior, last first.
+            var target = count - 1
+            while target >= 0, !run.stopped {
+                var element = 0
+                current = (repeat await step(each current, &element, target, event, scope, base, &run))
+                target -= 1
+            }
+        } else {
+            var element = 0
+            current = (repeat await step(each current, &element, -1, event, scope, base, &run))
+        }
+        values.withLock { $0 = current }
+    }
+
+    /// Delivers `event` to `value` if it is the `target` element (or every element, for `-1`) and `run`
+    /// admits its position; returns the value as its hook left it.
+    private func step<Value: ScopeBehavior>(
+        _ value: Value,
+        _ element: inout Int,
+        _ target: Int,
+        _ event: ScopeEvent,
+        _ scope: Scope,
+        _ base: Int,
+        _ run: inout DeliveryRun
+    ) async -> Value {
+        let index = element
+        element += 1
+        guard target < 0 || target == index, run.admits(base + index, in: scope), !isRemoved else { return value }
+        var copy = value
+        do {
+            try await copy.receive(event, scope)
+            run.delivered(to: String(reflecting: Value.self), in: scope)
+        } catch {
+            run.failed(
+                String(reflecting: Value.self),
+                policy: Value.failurePolicy,
+                error: error,
+                at: base + index,
+                in: scope
+            )
+        }
+        return copy
+    }
+
+    func name(of element: Int) -> String {
+        let current = values.withLock { $0 }
+        var index = 0
+        var name = ""
+        for value in repeat each current {
+            if index == element { name = String(reflecting: type(of: value)) }
+            index += 1
+        }
+        return name
+    }
+}
