@@ -272,6 +272,7 @@ let package = Package(
                 .target(name: "LifecycleMessaging"),
                 .target(name: "LifecycleRouting"),
                 .target(name: "LifecycleScopes"),
+                .target(name: "LifecycleTesting"),
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
             ]

@@ -13,7 +13,7 @@ let products =
     named.isEmpty
     ? [
         "LifecycleCore", "LifecycleProxy", "LifecycleTesting", "LifecycleHosting", "LifecycleServices",
-        "LifecycleMessaging", "LifecycleRouting",
+        "LifecycleMessaging", "LifecycleRouting", "LifecycleScopes",
     ] : named
 
 struct SymbolGraph: Decodable {

@@ -7,6 +7,7 @@ public import LifecycleCore
 import LifecycleMessaging
 import LifecycleProxy
 import LifecycleRouting
+import LifecycleScopes
 
 /// The program's own application delegate in the demo: it hears launch first and termination last.
 public struct DemoAppDelegate: ApplicationDelegate, DidFinishLaunching, WillTerminate {
@@ -129,6 +130,12 @@ public enum LifecycleDemo {
             // The cache is cold now: the report's interceptor switches to WarmCache, then restarts the report.
             try await openReport(on: host, console: console)
 
+            // A background job runs in a job scope, below the application's lifecycle.
+            guard await runExportJob(on: host, console: console) else {
+                try? await host.terminate()
+                return 1
+            }
+
             // A module can leave a running host and join it again: removal takes it down from `active`
             // (it implements only willResignActive of those), registration catches it up (didBecomeActive).
             console.write("▶ remove(HealthCheckModule), then register(HealthCheckModule)")
@@ -214,7 +221,8 @@ public enum LifecycleDemo {
         )
         do {
             return try ApplicationHost(
-                manifest: manifest,
+                // A job's end may take 5 seconds; the job actions themselves are discovered.
+                manifest: manifest.withScopes(endBudget: .seconds(5)),
                 delegate: DemoAppDelegate(console: console),
                 launchOptions: options,
                 configuration: configuration

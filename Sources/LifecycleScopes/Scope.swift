@@ -53,6 +53,8 @@ public final class Scope: Sendable, Identifiable, CustomStringConvertible {
         var adoptions = Adoptions()
         /// Adopted while the scope was busy: caught up when the step finishes.
         var pending: [any AdoptionBox] = []
+        /// Steps waiting for a catch-up to finish.
+        var waiters: [CheckedContinuation<Void, Never>] = []
         var activations = 0
         var failures: [ScopeFailure] = []
         /// Its place in the registry's list, while in flight.
@@ -260,6 +262,9 @@ public final class Scope: Sendable, Identifiable, CustomStringConvertible {
 
     // MARK: Values, for scoped services
 
+    /// The context of the scope's host, while the host exists.
+    package var hostContext: LifecycleContext? { registry.hostContext }
+
     /// The value stored under `key`, if any.
     package func storedValue(for key: ObjectIdentifier) -> (any Sendable)? {
         core.withLock { $0.values[key] }
@@ -294,6 +299,9 @@ public final class Scope: Sendable, Identifiable, CustomStringConvertible {
     func finishSteps(_ steps: Int) -> Bool {
         cursor.compareExchange(expected: steps, desired: .max, ordering: .acquiringAndReleasing).exchanged
     }
+
+    /// Whether the watchdog took over the end (or the end has finished).
+    var isEndTakenOver: Bool { cursor.load(ordering: .acquiring) == .max }
 
     /// Takes every step of the end not claimed yet; returns the first, or `nil` when the end has finished.
     func takeRemainingSteps() -> Int? {

@@ -65,7 +65,15 @@ struct DeliveryRun {
 
     /// The action at the admitted position returned.
     func delivered(to action: @autoclosure () -> String, in scope: Scope) {
-        observer?.scope(scope, delivered: event, to: action(), failure: nil)
+        guard let observer, !returnedLate(in: scope) else { return }
+        observer.scope(scope, delivered: event, to: action(), failure: nil)
+    }
+
+    /// Whether the action that just returned had overrun the end's budget: the watchdog has reported it as
+    /// timed out already, so the observer is not told twice.
+    private func returnedLate(in scope: Scope) -> Bool {
+        if case .original = claims { return scope.isEndTakenOver }
+        return false
     }
 
     /// The action at `position` threw `error`.
@@ -85,7 +93,7 @@ struct DeliveryRun {
             isolated: !failsScope
         )
         failures.append(failure)
-        observer?.scope(scope, delivered: event, to: action, failure: failure)
+        if !returnedLate(in: scope) { observer?.scope(scope, delivered: event, to: action, failure: failure) }
         if failsScope {
             stopped = true
             abort = (failure, position)

@@ -43,6 +43,8 @@ public final class ScopeRegistry: Sendable {
         var failures: [ScopeFailure] = []
         var failureCount = 0
         var observer: (any ScopeObserver)?
+        /// The host's context, from the first install until the host is gone.
+        var context: LifecycleContext?
     }
 
     private let state = Locked(State())
@@ -63,8 +65,13 @@ public final class ScopeRegistry: Sendable {
             state.installed = true
             state.actions = actions
             state.byKind = [:]
+            state.context = context
         }
     }
+
+    /// The context of the host whose scopes these are, from when it installs its modules until it is gone:
+    /// for targets built on scopes (scoped services find the host's service registry in its launch options).
+    package var hostContext: LifecycleContext? { state.withLock { $0.context } }
 
     private static func make<A: ScopeAction>(_ type: A.Type, context: LifecycleContext) -> InstalledAction {
         InstalledAction(
@@ -76,8 +83,12 @@ public final class ScopeRegistry: Sendable {
         )
     }
 
-    /// Stops the watchdog: the host is gone.
-    func retire() { watchdog.retire() }
+    /// The host is gone: the watchdog stops when idle instead of parking. Scopes still work.
+    func retire() {
+        // The context's launch options hold this registry: letting go of the context breaks the cycle.
+        state.withLock { $0.context = nil }
+        watchdog.retire()
+    }
 
     // MARK: Making scopes
 

@@ -2,8 +2,9 @@ import LifecycleCore
 
 /// The steps of a scope's lifecycle (``ScopeState``), each delivered to its actions and adoptions.
 ///
-/// One step at a time: a step claims the scope, delivers, and settles it; a step or adoption requested
-/// meanwhile fails with ``ScopeError/Code/transitionInProgress`` or, for an adoption, joins at the settle.
+/// One step at a time: a step claims the scope, delivers, and settles it. A step requested meanwhile fails
+/// with ``ScopeError/Code/transitionInProgress``; an adoption made meanwhile joins at the settle. A step
+/// requested while an adoption is being caught up waits for it: adopting never makes a step fail.
 extension Scope {
     /// Begins an idle scope: `didBegin` forward. The scope is in flight (``ScopeRegistry/inFlight(_:)``)
     /// from here until it ends.
@@ -12,7 +13,7 @@ extension Scope {
     ///   an action with the `.abort` policy threw: those that received `begin` before it then receive
     ///   `end`, and the scope has ended.
     public func begin() async throws(ScopeError) {
-        let adoptions = try claim(.begin)
+        let adoptions = try await claim(.begin)
         var run = DeliveryRun(.begin, observer: observer)
         await deliverForward(adoptions, run: &run)
         if let abort = run.abort {
@@ -29,7 +30,7 @@ extension Scope {
     ///   if an action with the `.abort` policy threw: those that received `activate` before it then receive
     ///   `deactivate`, every action receives `end`, and the scope has ended.
     public func activate() async throws(ScopeError) {
-        let adoptions = try claim(.activate)
+        let adoptions = try await claim(.activate)
         var run = DeliveryRun(.activate, observer: observer)
         await deliverForward(adoptions, run: &run)
         if let abort = run.abort {
@@ -45,7 +46,7 @@ extension Scope {
     ///
     /// - Throws: ``ScopeError/Code/invalidTransition`` if it is not active.
     public func deactivate() async throws(ScopeError) {
-        let adoptions = try claim(.deactivate)
+        let adoptions = try await claim(.deactivate)
         var run = DeliveryRun(.deactivate, observer: observer)
         await deliverReverse(adoptions, run: &run)
         await settle(.inactive, failures: run.failures)
@@ -62,9 +63,9 @@ extension Scope {
     ///
     /// - Throws: ``ScopeError/Code/invalidTransition`` if it has ended; ``ScopeError/Code/endTimedOut``.
     public func end() async throws(ScopeError) {
-        let (from, adoptions) = try claimEnd()
-        guard from != .idle else { return finishEnd() }
-        let positions = actions.count + adoptions.positions
+        let (from, adoptions) = try await claimEnd()
+        // A scope that never began delivers no event, but still releases what was stored in it.
+        let positions = from == .idle ? 0 : actions.count + adoptions.positions
         try await endSequence(
             deactivateLimit: from == .active ? positions : 0,
             endLimit: positions,
@@ -74,40 +75,69 @@ extension Scope {
 
     // MARK: Claiming and settling
 
-    private func claim(_ event: ScopeEvent) throws(ScopeError) -> Adoptions {
-        try claimStep(event).adoptions
+    private func claim(_ event: ScopeEvent) async throws(ScopeError) -> Adoptions {
+        try await claimStep(event).adoptions
     }
 
-    private func claimEnd() throws(ScopeError) -> (from: ScopeState, adoptions: Adoptions) {
-        try claimStep(.end)
+    private func claimEnd() async throws(ScopeError) -> (from: ScopeState, adoptions: Adoptions) {
+        try await claimStep(.end)
     }
 
-    private func claimStep(_ event: ScopeEvent) throws(ScopeError) -> (from: ScopeState, adoptions: Adoptions) {
-        let claimed: Result<(ScopeState, Adoptions), ScopeError> = core.withLock { core in
-            if core.busy != nil {
-                let error = ScopeError(
-                    .transitionInProgress,
-                    scope: summary(state: core.state),
-                    event: event,
-                    state: core.state
-                )
-                return .failure(error)
+    private enum Claim {
+        case claimed(ScopeState, Adoptions)
+        case refused(ScopeError)
+        /// An adoption is being caught up: not a step, so the step waits for it instead of failing.
+        case waitForCatchUp
+    }
+
+    private func claimStep(_ event: ScopeEvent) async throws(ScopeError) -> (from: ScopeState, adoptions: Adoptions) {
+        while true {
+            let claim: Claim = core.withLock { core in
+                switch core.busy {
+                case .catchingUp?:
+                    return .waitForCatchUp
+                case .step?:
+                    let error = ScopeError(
+                        .transitionInProgress,
+                        scope: summary(state: core.state),
+                        event: event,
+                        state: core.state
+                    )
+                    return .refused(error)
+                case nil:
+                    break
+                }
+                guard core.state.after(event) != nil else {
+                    let error = ScopeError(
+                        .invalidTransition,
+                        scope: summary(state: core.state),
+                        event: event,
+                        state: core.state
+                    )
+                    return .refused(error)
+                }
+                core.busy = .step(event)
+                if event == .activate { core.activations += 1 }
+                if event == .begin { core.slot = registry.enter(summary(state: .inactive)) }
+                return .claimed(core.state, core.adoptions)
             }
-            guard core.state.after(event) != nil else {
-                let error = ScopeError(
-                    .invalidTransition,
-                    scope: summary(state: core.state),
-                    event: event,
-                    state: core.state
-                )
-                return .failure(error)
+            switch claim {
+            case .claimed(let state, let adoptions): return (state, adoptions)
+            case .refused(let error): throw error
+            case .waitForCatchUp: await waitForCatchUp()
             }
-            core.busy = .step(event)
-            if event == .activate { core.activations += 1 }
-            if event == .begin { core.slot = registry.enter(summary(state: .inactive)) }
-            return .success((core.state, core.adoptions))
         }
-        return try claimed.get()
+    }
+
+    private func waitForCatchUp() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = core.withLock { core in
+                guard core.busy == .catchingUp else { return true }
+                core.waiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
     }
 
     /// Ends a step: records `failures`, sets `state`, catches up what was adopted meanwhile, and frees the
@@ -116,18 +146,20 @@ extension Scope {
         record(failures)
         var added = caughtUp
         while true {
-            let pending: [any AdoptionBox] = core.withLock { core in
+            let (pending, waiters): ([any AdoptionBox], [CheckedContinuation<Void, Never>]) = core.withLock { core in
                 core.state = state
                 core.adoptions.append(contentsOf: added)
                 core.adoptions.compact()
                 if core.pending.isEmpty {
                     core.busy = nil
                     if let slot = core.slot { registry.update(slot, to: state) }
-                    return []
+                    defer { core.waiters = [] }
+                    return ([], core.waiters)
                 }
                 defer { core.pending = [] }
-                return core.pending
+                return (core.pending, [])
             }
+            for waiter in waiters { waiter.resume() }
             if pending.isEmpty { return }
             for box in pending { await catchUp(box, to: state) }
             added = pending

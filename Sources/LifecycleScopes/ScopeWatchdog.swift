@@ -6,7 +6,7 @@ import LifecycleCore
 /// The task sleeps until the earliest deadline, and never longer than a quarter of the shortest budget
 /// seen, so an end is taken over within a quarter of its budget after its deadline. An end that overruns is
 /// handed to ``Scope/takeOverEnd()`` in a task of its own, so one stuck end never delays another. After a
-/// quarter-budget with no end watched, the task parks until the next one.
+/// quarter-budget with no end watched, the task parks until the next one (or, once the host is gone, stops).
 final class ScopeWatchdog: Sendable {
     private struct Entry: Sendable {
         let token: UInt64
@@ -34,7 +34,7 @@ final class ScopeWatchdog: Sendable {
             state.entries.append(Entry(token: state.nextToken, scope: scope, deadline: .now + budget))
             state.activity = true
             state.shortestBudget = min(state.shortestBudget ?? budget, budget)
-            let start = !state.running && !state.retired
+            let start = !state.running
             if start { state.running = true }
             defer { state.parked = nil }
             return (state.nextToken, start, state.parked)
@@ -53,7 +53,7 @@ final class ScopeWatchdog: Sendable {
         }
     }
 
-    /// Stops the task: the registry's host is gone.
+    /// The registry's host is gone: the task stops as soon as no end is watched, instead of parking.
     func retire() {
         let parked = state.withLock { state in
             state.retired = true
@@ -73,10 +73,6 @@ final class ScopeWatchdog: Sendable {
         while true {
             let now = ContinuousClock.now
             let (expired, next): ([Scope], Next) = state.withLock { state in
-                if state.retired {
-                    state.running = false
-                    return ([], .stop)
-                }
                 var expired: [Scope] = []
                 state.entries.removeAll { entry in
                     guard entry.deadline <= now else { return false }
@@ -84,7 +80,15 @@ final class ScopeWatchdog: Sendable {
                     return true
                 }
                 let tick = max(min((state.shortestBudget ?? .seconds(1)) / 4, .seconds(1)), .milliseconds(1))
-                if state.entries.isEmpty && !state.activity { return (expired, .park) }
+                if state.entries.isEmpty && !state.activity {
+                    // Parked, the task would wait for an end forever once the host is gone: it stops instead,
+                    // and the next watched end starts a new one.
+                    guard !state.retired else {
+                        state.running = false
+                        return (expired, .stop)
+                    }
+                    return (expired, .park)
+                }
                 state.activity = false
                 let earliest = state.entries.map(\.deadline).min().map { $0 - now } ?? tick
                 return (expired, .sleep(max(min(tick, earliest), .milliseconds(1))))

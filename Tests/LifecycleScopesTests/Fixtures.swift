@@ -126,3 +126,37 @@ struct PlainModule: LifecycleModule {
     static let priority: ModulePriority = .normal
     init(context: LifecycleContext) {}
 }
+
+/// A gate one task waits at until another opens it.
+final class Gate: Sendable {
+    private let state = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    var isWaiting: Bool { state.withLock { !$0.waiters.isEmpty } }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resume = state.withLock { state in
+                if state.open { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if resume { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.open = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+/// A count shared between tasks.
+final class Tally: Sendable {
+    private let count = Atomic(0)
+    func add(_ value: Int = 1) { count.add(value, ordering: .relaxed) }
+    var value: Int { count.load(ordering: .relaxed) }
+}

@@ -1,0 +1,118 @@
+import LifecycleCore
+import LifecycleScopes
+import LifecycleTesting
+import Testing
+
+@Suite("Scope failures: isolated or failing the scope, bounded ends, leaks")
+struct ScopeFailureTests {
+    @Test("an isolated failure is reported and delivery goes on")
+    func isolated() async throws {
+        let (_, scopes, recorder) = try scopedHost([FlakyAction.self, AuditAction.self])
+        try await scopes.withScope(.request, "flaky GET /") { _ in }
+        #expect(
+            recorder.timeline("flaky GET /") == [
+                "begin AuditAction", "begin FlakyAction failed", "activate AuditAction", "activate FlakyAction",
+                "deactivate FlakyAction", "deactivate AuditAction", "end FlakyAction failed", "end AuditAction",
+            ]
+        )
+        #expect(scopes.failureCount == 2)
+        #expect(scopes.failures.allSatisfy { $0.isolated && $0.action?.hasSuffix("FlakyAction") == true })
+        #expect(scopes.failures.map(\.event) == [.begin, .end])
+    }
+
+    @Test("an .abort action failing at begin ends the scope: those before it receive end, in reverse")
+    func abortAtBegin() async throws {
+        let (_, scopes, recorder) = try scopedHost([AuditAction.self, StrictAction.self, TieA.self])
+        let error = await #expect(throws: ScopeError.self) {
+            try await scopes.withScope(.request, "abort-begin") { _ in Issue.record("the body ran") }
+        }
+        #expect(error?.code == .actionFailed)
+        #expect(error?.action?.hasSuffix("StrictAction") == true)
+        #expect(error?.event == .begin)
+        #expect(error?.underlying is Refused)
+        #expect(error?.description.contains("failure policy is .abort") == true)
+        // StrictAction and TieA tie at .normal: StrictAction first by name; TieA never began.
+        #expect(
+            recorder.timeline("abort-begin") == ["begin AuditAction", "begin StrictAction failed", "end AuditAction"]
+        )
+        #expect(scopes.inFlight().isEmpty)
+    }
+
+    @Test("an .abort failure at activate: deactivate to those activated before it, then end to all")
+    func abortAtActivate() async throws {
+        let (_, scopes, recorder) = try scopedHost([AuditAction.self, StrictAction.self, TieA.self])
+        let scope = try await scopes.begin(.request, "abort-activate")
+        await #expect(throws: ScopeError.self) { try await scope.activate() }
+        #expect(scope.state == .ended)
+        #expect(
+            recorder.timeline("abort-activate") == [
+                "begin AuditAction", "begin StrictAction", "begin TieA",
+                "activate AuditAction", "activate StrictAction failed",
+                "deactivate AuditAction",
+                "end TieA", "end StrictAction", "end AuditAction",
+            ]
+        )
+        #expect(scope.failures.map(\.isolated) == [false])
+    }
+
+    @Test("a behavior with .abort fails the scope too; a teardown failure never stops the end")
+    func behaviorAbortAndTeardown() async throws {
+        let (_, scopes, recorder) = try scopedHost([StrictAction.self])
+        let error = await #expect(throws: ScopeError.self) {
+            try await scopes.withScope(.job, "strict", adopting: StrictBehavior()) { _ in }
+        }
+        #expect(error?.action?.hasSuffix("StrictBehavior") == true)
+        #expect(recorder.timeline("strict").last == "end StrictAction")
+
+        try await scopes.withScope(.job, "abort-end") { _ in }  // .abort at end: isolated, end completes
+        #expect(recorder.timeline("abort-end").suffix(1) == ["end StrictAction failed"])
+        #expect(scopes.failures.last?.isolated == true)
+        #expect(scopes.inFlight().isEmpty)
+    }
+
+    @Test("an end that hangs past its budget: reported, the rest delivered without it, the scope gone")
+    func endBudget() async throws {
+        let (_, scopes, recorder) = try scopedHost([AuditAction.self], endBudget: .milliseconds(100))
+        let release = Gate()
+        let scope = try await scopes.begin(.request, "GET /hangs")
+        await scope.on(.end, "flush") { _ in log.append("after") }
+        await scope.on(.end, "stuck") { _ in await release.wait() }
+        let ending = Task { try await scope.end() }
+        // The watchdog delivers `flush` and `AuditAction` and removes the scope without waiting for `stuck`.
+        let start = ContinuousClock.now
+        while !scopes.inFlight().isEmpty, ContinuousClock.now - start < .seconds(5) { await Task.yield() }
+        #expect(scopes.inFlight().isEmpty)
+        #expect(scope.state == .ended)
+        #expect(log.entries == ["after"])
+        #expect(recorder.receivers(of: .end, in: "GET /hangs") == ["stuck", "flush", "AuditAction"])
+        let failure = try #require(scopes.failures.last)
+        #expect(failure.action == "stuck")
+        #expect((failure.error as? ScopeError)?.code == .endTimedOut)
+        #expect("\(failure.error)".contains("did not finish within 0.1 seconds"))
+
+        release.open()
+        let error = await #expect(throws: ScopeError.self) { try await ending.value }
+        #expect(error?.code == .endTimedOut)
+        #expect(error?.action == "stuck")
+        // Nothing was delivered twice.
+        #expect(recorder.receivers(of: .end, in: "GET /hangs").count == 3)
+    }
+
+    @Test("a scope released without ending is reported as leaked")
+    func leak() async throws {
+        let (_, scopes, _) = try scopedHost([])
+        do {
+            let scope = try await scopes.begin(.job, "forgotten")
+            #expect(scopes.inFlight().map(\.name) == ["forgotten"])
+            _ = scope
+        }
+        #expect(scopes.inFlight().isEmpty)
+        let failure = try #require(scopes.failures.last)
+        #expect((failure.error as? ScopeError)?.code == .leaked)
+        #expect("\(failure.error)".contains("job scope"))
+        #expect("\(failure.error)".contains("forgotten"))
+        #expect("\(failure.error)".contains("Fix: end every scope you begin"))
+    }
+}
+
+private let log = Log()
