@@ -14,6 +14,9 @@
 #     extension) for withRouting(servers:interceptors:), and the host opens a URL through both.
 #  9. Route patterns: a pattern that cannot match and two routes of one pattern fail the build, with an
 #     error at each pattern's line.
+# 10. Scopes: a global scope action declared in a target of its own (and nothing else there) is listed for
+#     withScopes(discovered:), the host's manifest includes that target, and a request scope's events reach
+#     the action; a private action fails the build with an error at its line.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
@@ -270,5 +273,100 @@ grep -qF 'ReportsByName.swift:9: error: `LatestReport`'"'"'s route pattern "app:
     { cat "$work/build7.log"; echo "FAIL: no build error for the pattern that cannot match"; exit 1; }
 echo "ok: a pattern that cannot match is a build error at its line"
 rm Sources/FeatureB/ReportsByName.swift
+
+echo "== scopes: a global scope action in a target of its own"
+# A new library, Sessions, declares one global scope action (internal, through an extension) and no module;
+# the host links it and gains a module that runs one request scope once the host has launched.
+# LifecycleScopes is already built: LifecycleServices, which FeatureB links since the services step, uses it.
+cat >> Package.swift <<'SWIFT'
+
+// Added by the scopes step of Scripts/test-discovery-fixture.sh.
+package.targets.append(
+    .target(
+        name: "Sessions",
+        dependencies: [
+            .product(name: "LifecycleCore", package: "ModuleLifecycle"),
+            .product(name: "LifecycleScopes", package: "ModuleLifecycle"),
+        ],
+        plugins: [.plugin(name: "ModuleDiscoveryPlugin", package: "ModuleLifecycle")]
+    )
+)
+for target in package.targets where target.name == "FixtureHost" {
+    target.dependencies += ["Sessions", .product(name: "LifecycleScopes", package: "ModuleLifecycle")]
+}
+SWIFT
+mkdir -p Sources/Sessions
+cat > Sources/Sessions/RequestLog.swift <<'SWIFT'
+import LifecycleCore
+import LifecycleScopes
+
+struct RequestLogAction {}
+
+extension RequestLogAction: ScopeAction {
+    static let kinds: ScopeKinds = [.request]
+    static let priority: ModulePriority = .normal
+    init(context: LifecycleContext) {}
+    func didBegin(_ scope: Scope) async throws { print("scope \(scope.name): begin") }
+    func didActivate(_ scope: Scope) async throws { print("scope \(scope.name): activate") }
+    func willDeactivate(_ scope: Scope) async throws { print("scope \(scope.name): deactivate") }
+    func willEnd(_ scope: Scope) async throws { print("scope \(scope.name): end") }
+}
+SWIFT
+cat > Sources/FixtureHost/Requests.swift <<'SWIFT'
+import LifecycleCore
+import LifecycleScopes
+
+struct RequestModule: LifecycleModule, DidFinishLaunching {
+    static let priority: ModulePriority = .low
+    init(context: LifecycleContext) {}
+    func didFinishLaunching(_ context: LifecycleContext) async throws -> Bool {
+        guard let scopes = context.scopes else {
+            print("scope actions: the host has no scopes")
+            return false
+        }
+        print("scope actions: \(scopes.actions(for: .request).joined(separator: ", "))")
+        try await scopes.withScope(.request, "GET /reports/7") { _ in print("scope GET /reports/7: body") }
+        return false
+    }
+}
+SWIFT
+swift build > "$work/build8.log" 2>&1 || { cat "$work/build8.log"; echo "FAIL: the fixture with scopes does not build"; exit 1; }
+generated=$(find .build -path '*ModuleDiscoveryPlugin/ModuleManifest+Sessions.swift' | head -1)
+[ -n "$generated" ] || { echo "FAIL: no generated manifest for Sessions"; exit 1; }
+check "the manifest adds the actions with withScopes" "    ).withScopes(discovered: _lifecycleScopeActions_Sessions())" "$(grep '^    )\.' "$generated")"
+check "the action, which is not a module" "private func _lifecycleScopeActions_Sessions() -> [any ScopeAction.Type] {
+    var actions: [any ScopeAction.Type] = []
+    actions.append(RequestLogAction.self)
+    return actions
+}" "$(sed -n '/^private func _lifecycleScopeActions_Sessions()/,/^}/p' "$generated")"
+check "no module entry for the action" "0" "$(grep -c 'DeclaredModule(RequestLogAction' "$generated" || true)"
+host_manifest=$(find .build -path '*ModuleDiscoveryPlugin/ModuleManifest+FixtureHost.swift' | head -1)
+check "the host's manifest includes the target of the action" "1" "$(grep -c '^            \.Sessions,' "$host_manifest" || true)"
+output=$(run_host) || { echo "FAIL: the host with scopes does not run"; exit 1; }
+check "the scope's events reach the discovered action" "scope actions: Sessions.RequestLogAction
+scope GET /reports/7: begin
+scope GET /reports/7: activate
+scope GET /reports/7: body
+scope GET /reports/7: deactivate
+scope GET /reports/7: end" "$(grep '^scope' <<<"$output")"
+
+echo "== scopes: an action the manifest cannot list fails the build"
+cat > Sources/Sessions/Hidden.swift <<'SWIFT'
+import LifecycleCore
+import LifecycleScopes
+
+private struct HiddenAction: ScopeAction {
+    static let kinds: ScopeKinds = .all
+    static let priority: ModulePriority = .normal
+    init(context: LifecycleContext) {}
+}
+SWIFT
+if swift build > "$work/build9.log" 2>&1; then
+    cat "$work/build9.log"; echo "FAIL: the fixture built with a private scope action"; exit 1
+fi
+grep -qF 'Hidden.swift:4: error: `HiddenAction` conforms to ScopeAction but cannot be registered: it is private or fileprivate' "$work/build9.log" ||
+    { cat "$work/build9.log"; echo "FAIL: no build error at the private scope action"; exit 1; }
+echo "ok: a private scope action is a build error at its line"
+rm Sources/Sessions/Hidden.swift
 
 echo "discovery fixture: all checks passed"

@@ -38,8 +38,10 @@ public struct ManifestGenerator: Sendable {
         public var modules: [DiscoveredModule]
         /// The target's own global route interceptors, in manifest order.
         public var interceptors: [DiscoveredInterceptor]
-        /// Conformers that cannot be registered, as build warnings; route patterns the router would refuse,
-        /// as build errors.
+        /// The target's own global scope actions, in manifest order.
+        public var scopeActions: [DiscoveredScopeAction]
+        /// Conformers that cannot be registered, as build warnings (as build errors for scope actions); route
+        /// patterns the router would refuse, as build errors.
         public var diagnostics: [ScanDiagnostic]
         /// The dependencies whose manifests the aggregate includes, in order.
         public var includedDependencies: [String]
@@ -49,7 +51,7 @@ public struct ManifestGenerator: Sendable {
     /// a host through what adds them, never through discovery, so an aggregate neither lists nor checks them.
     public static let frameworkModules: Set<String> = [
         "LifecycleCore", "LifecycleProxy", "LifecycleServices", "LifecycleMessaging", "LifecycleRouting",
-        "RoutePatternSyntax", "LifecycleHosting", "LifecycleTesting",
+        "RoutePatternSyntax", "LifecycleScopes", "LifecycleHosting", "LifecycleTesting",
     ]
 
     public var module: String
@@ -112,7 +114,8 @@ public struct ManifestGenerator: Sendable {
             corePaths: corePaths
         )
         let ownInterceptors = interceptors(in: paths)
-        var diagnostics = own.diagnostics + ownInterceptors.diagnostics
+        let ownActions = ScopeScan.actions(sources, modulePaths: paths, dependencies: dependencies)
+        var diagnostics = own.diagnostics + ownInterceptors.diagnostics + ownActions.diagnostics
         if routing {
             diagnostics += RoutePatternCheck.diagnostics(
                 sources,
@@ -143,8 +146,12 @@ public struct ManifestGenerator: Sendable {
                     contextPaths: contextPaths,
                     knownImplying: known
                 )
-                // A target of interceptors only has a manifest to include too: its routing.
-                if !scan.modules.isEmpty || !interceptors(in: dependency.paths).interceptors.isEmpty {
+                // A target of interceptors or scope actions only has a manifest to include too: its routing or
+                // its scopes.
+                let actions = ScopeScan.actions(sources, modulePaths: dependency.paths, dependencies: dependencies)
+                if !scan.modules.isEmpty || !interceptors(in: dependency.paths).interceptors.isEmpty
+                    || !actions.actions.isEmpty
+                {
                     included.append(dependency.module)
                 }
                 visibleModules.formUnion(scan.modules.map(\.name))
@@ -166,11 +173,13 @@ public struct ManifestGenerator: Sendable {
             text: render(
                 own: own.modules,
                 interceptors: ownInterceptors.interceptors,
+                actions: ownActions.actions,
                 included: included,
                 scope: scope
             ),
             modules: own.modules,
             interceptors: ownInterceptors.interceptors,
+            scopeActions: ownActions.actions,
             diagnostics: diagnostics,
             includedDependencies: included
         )
@@ -179,6 +188,7 @@ public struct ManifestGenerator: Sendable {
     private func render(
         own: [DiscoveredModule],
         interceptors: [DiscoveredInterceptor],
+        actions: [DiscoveredScopeAction],
         included: [String],
         scope: [String]
     ) -> String {
@@ -189,13 +199,16 @@ public struct ManifestGenerator: Sendable {
         let services = roleLists(own, roles: CapabilityScan.serviceRoles, function: serviceFunctionName)
         let messages = roleLists(own, roles: CapabilityScan.messageRoles, function: messageFunctionName)
         let routing = routingLists(own, interceptors: interceptors)
+        let scopes = scopeActionList(actions)
         let roleImports =
             (messages == nil ? [] : ["import LifecycleMessaging"])
             + (routing == nil ? [] : ["import LifecycleRouting"])
+            + (scopes == nil ? [] : ["import LifecycleScopes"])
             + (services == nil ? [] : ["import LifecycleServices"])
         let roleCalls =
             (services == nil ? "" : servicesCall) + (messages == nil ? "" : messagesCall)
-            + (routing == nil ? "" : routingCall)
+            + (routing == nil ? "" : routingCall) + (scopes == nil ? "" : scopesCall)
+        let roleFunctions = (services ?? []) + (messages ?? []) + (routing ?? []) + (scopes ?? [])
         switch mode {
         case .library:
             lines.append("public import LifecycleCore")
@@ -208,9 +221,7 @@ public struct ManifestGenerator: Sendable {
             lines.append("    )" + roleCalls)
             lines.append("}")
             lines += listFunction(own)
-            lines += services ?? []
-            lines += messages ?? []
-            lines += routing ?? []
+            lines += roleFunctions
         case .aggregate:
             lines.append("import LifecycleCore")
             lines += roleImports
@@ -236,9 +247,7 @@ public struct ManifestGenerator: Sendable {
             lines.append("    )")
             lines.append("}")
             lines += listFunction(own)
-            lines += services ?? []
-            lines += messages ?? []
-            lines += routing ?? []
+            lines += roleFunctions
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -336,7 +345,7 @@ public struct ManifestGenerator: Sendable {
 
     /// A file-scope function named `function` that returns the types `appends` add, as
     /// `[any <protocolName>.Type]`.
-    private func typeList(_ function: String, protocolName: String, list: String, appends: [String]) -> [String] {
+    func typeList(_ function: String, protocolName: String, list: String, appends: [String]) -> [String] {
         // An empty list is a literal: a `var` never appended to is a warning in the user's build.
         let body =
             appends.isEmpty
@@ -345,12 +354,12 @@ public struct ManifestGenerator: Sendable {
     }
 
     /// `line`, wrapped in `#if` … `#endif` when `conditions` is not empty.
-    private func conditional(_ line: String, conditions: [String]) -> [String] {
+    func conditional(_ line: String, conditions: [String]) -> [String] {
         conditions.isEmpty ? [line] : ["#if \(conditions.joined(separator: " && "))", line, "#endif"]
     }
 
     /// A qualified name with each component backticked where needed.
-    private func qualified(_ name: String) -> String {
+    func qualified(_ name: String) -> String {
         name.split(separator: ".").map { escapedIdentifier(String($0)) }.joined(separator: ".")
     }
 

@@ -101,9 +101,10 @@ public struct ManifestSpec: Codable, Sendable, Hashable {
         if checkedInTarget != nil {
             let rootPath = root.standardizedFileURL.path + "/"
             let allPaths = expanded.flatMap(\.paths)
-            // A target of route interceptors only has a manifest to include too: its routing.
+            // A target of route interceptors or scope actions only has a manifest to include too.
             let routing = expanded.contains { $0.spec.module == RoutingScan.module }
             let routingPaths = expanded.filter { $0.spec.module == RoutingScan.module }.flatMap(\.paths)
+            let scanned = expanded.map { ManifestGenerator.Dependency(module: $0.spec.module, paths: $0.paths) }
             for index in expanded.indices where expanded[index].paths.contains(where: { !$0.hasPrefix(rootPath) }) {
                 let paths = expanded[index].paths
                 let scan = ModuleScan.scan(parsed, modulePaths: paths, contextPaths: allPaths)
@@ -117,11 +118,12 @@ public struct ManifestSpec: Codable, Sendable, Hashable {
                         routingPaths: routingPaths
                     )
                     .interceptors
+                let actions = ScopeScan.actions(parsed, modulePaths: paths, dependencies: scanned).actions
                 expanded[index].spec = DependencySpec(
                     module: expanded[index].spec.module,
                     sources: [],
                     implies: ModuleScan.implyingNames(parsed, paths: paths, contextPaths: allPaths),
-                    hasModules: !scan.modules.isEmpty || !interceptors.isEmpty
+                    hasModules: !scan.modules.isEmpty || !interceptors.isEmpty || !actions.isEmpty
                 )
                 expanded[index].paths = []
             }
