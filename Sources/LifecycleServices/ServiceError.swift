@@ -5,6 +5,7 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         enum Base: String, Sendable {
             case noRegistry, notLaunched, terminated, notProvided, factoryFailed
+            case noScope, scopeEnded, captiveDependency
         }
         let base: Base
 
@@ -18,6 +19,15 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
         public static let notProvided = Code(base: .notProvided)
         /// The service's factory threw; ``ServiceError/underlyingError`` holds what.
         public static let factoryFailed = Code(base: .factoryFailed)
+        /// A scoped service was resolved outside any scope: not from `scope.services`, and not inside
+        /// `withScope` (or `Scope.withCurrent`).
+        public static let noScope = Code(base: .noScope)
+        /// A scoped service was resolved in a scope that has ended, or has begun to end: its scoped
+        /// instances are shut down, or being shut down.
+        public static let scopeEnded = Code(base: .scopeEnded)
+        /// A singleton's factory (directly, or through a transient's) resolved a scoped service: the
+        /// singleton would keep one scope's instance after that scope ended.
+        public static let captiveDependency = Code(base: .captiveDependency)
 
         public var description: String { base.rawValue }
     }

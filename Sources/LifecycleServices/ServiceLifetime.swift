@@ -1,9 +1,13 @@
 /// How many instances of a service exist, and when they are created. The same three lifetimes as .NET's
-/// `IServiceCollection`, less the scoped one, which waits for scoped lifecycles (see `Docs/Services.md`).
+/// `IServiceCollection`: singleton, scoped and transient (see `Docs/Services.md`).
 public enum ServiceLifetime: Sendable, Hashable, CustomStringConvertible {
     /// One instance per host, created on first resolution (`eager: nil`) or at a launch stage, shut down
     /// after every module has received `willTerminate`, in reverse creation order.
     case singleton(eager: EagerStage?)
+    /// One instance per scope (a request, a session, a job: `LifecycleScopes`), created on its first
+    /// resolution in that scope and never shared with another, shut down at that scope's end, after the
+    /// scope's end actions, newest first.
+    case scoped
     /// A new value for every resolution; the registry keeps none and shuts none down.
     case transient
 
@@ -24,6 +28,7 @@ public enum ServiceLifetime: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .singleton(eager: nil): "singleton"
         case .singleton(eager: let stage?): "singleton (eager at \(stage.rawValue))"
+        case .scoped: "scoped"
         case .transient: "transient"
         }
     }

@@ -5,7 +5,7 @@ public import LifecycleCore
 /// Each provision ties a service type to a factory that returns it, so a resolution is typed end to end:
 /// `require(DatabaseClient.self)` returns the `any DatabaseClient` this factory made.
 ///
-/// Both methods are `@inlinable`: compiled in the provider's module, where the service type is concrete,
+/// The methods are `@inlinable`: compiled in the provider's module, where the service type is concrete,
 /// they make its slot without looking up generic metadata at run time. Each host's registry asks its
 /// providers afresh, so every registry gets slots, and singletons, of its own.
 public struct ServiceProvisions: Sendable {
@@ -36,6 +36,32 @@ public struct ServiceProvisions: Sendable {
                 key: ServiceKey(service),
                 providerType: provider,
                 lifetime: .singleton(eager: eager),
+                factory: factory,
+                shutdown: shutdown
+            )
+        )
+    }
+
+    /// Provides `service` as one instance per scope (a request, a session, a job: `LifecycleScopes`), made
+    /// by `factory` on its first resolution in that scope and never shared with another scope. `shutdown`,
+    /// if given, runs at that scope's end, after the scope's end actions; a scope's instances shut down
+    /// newest first, and a shutdown that throws is reported as a failure of the scope.
+    ///
+    /// Resolve it from `scope.services`, or inside `withScope`, where any resolver uses the task's current
+    /// scope. `factory` receives a resolver bound to the same scope, so the scoped services it resolves are
+    /// that scope's. A singleton cannot depend on it: its factory's resolution throws
+    /// ``ServiceError/Code/captiveDependency``.
+    @inlinable
+    public mutating func scoped<S: Sendable>(
+        _ service: S.Type,
+        _ factory: @escaping @Sendable (ServiceResolver) throws -> S,
+        shutdown: (@Sendable (S) async throws -> Void)? = nil
+    ) {
+        slots.append(
+            ServiceSlot(
+                key: ServiceKey(service),
+                providerType: provider,
+                lifetime: .scoped,
                 factory: factory,
                 shutdown: shutdown
             )

@@ -28,6 +28,16 @@ final class ServiceRegistry: Sendable {
     private let byRequester = Mutex<[ObjectIdentifier: [ServiceKey: Int]]>([:])
     /// Singletons in creation order, for shutdown in reverse.
     private let created = Mutex<[any AnyServiceSlot]>([])
+    /// Scoped instances whose scope began to end while they were made, so it could not keep them, in the
+    /// order they were made; `nil` once the registry has shut them down.
+    private let strays = Locked<[Stray]?>([])
+
+    /// A scoped instance no scope keeps: its service, its provider, and its shutdown.
+    struct Stray: Sendable {
+        let key: ServiceKey
+        let provider: String
+        let shutDown: @Sendable () async throws -> Void
+    }
 
     init(
         slots: [any AnyServiceSlot],
@@ -75,12 +85,36 @@ final class ServiceRegistry: Sendable {
         for slot in eager[stage] ?? [] { try slot.create(resolver) }
     }
 
-    /// Closes the registry and shuts down every created singleton, last created first. Returns what
-    /// each failing shutdown threw, with its service.
+    /// Keeps `stray` to shut down with the singletons. Once the registry has shut down, which only a
+    /// resolution that began before could race, shuts it down at once in a task of its own, best effort:
+    /// nothing is left to report a failure to.
+    func strand(_ stray: Stray) {
+        let kept: Bool = strays.withLock { strays in
+            guard strays != nil else { return false }
+            strays?.append(stray)
+            return true
+        }
+        if !kept { Task { try? await stray.shutDown() } }
+    }
+
+    /// Closes the registry and shuts down the stray scoped instances, then every created singleton, each
+    /// last created first: a scoped instance may use singletons, never the reverse. Returns what each
+    /// failing shutdown threw, with its service.
     func terminate() async -> [(ServiceKey, String, any Error)] {
         state.store(State.terminated.rawValue, ordering: .releasing)
+        let strays = self.strays.withLock { strays in
+            defer { strays = nil }
+            return strays ?? []
+        }
         let slots = created.withLock { $0 }
         var failures: [(ServiceKey, String, any Error)] = []
+        for stray in strays.reversed() {
+            do {
+                try await stray.shutDown()
+            } catch {
+                failures.append((stray.key, stray.provider, error))
+            }
+        }
         for slot in slots.reversed() {
             if let error = await slot.shutDown() { failures.append((slot.key, slot.provider, error)) }
         }

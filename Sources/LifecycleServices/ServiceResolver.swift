@@ -1,4 +1,5 @@
 public import LifecycleCore
+import LifecycleScopes
 
 /// Resolves services by type: `context.services.require(DatabaseClient.self)`.
 ///
@@ -12,21 +13,32 @@ public struct ServiceResolver: Sendable {
     /// Who resolves: the provider whose factory runs, or the module whose own resolver this is. Its
     /// resolutions are counted per module, for tests.
     @usableFromInline let requester: (any LifecycleModule.Type)?
+    /// The scope whose instances scoped services resolve to: `scope.services`'s, or the one a scoped
+    /// factory runs for; `nil` for the task's current scope (`Scope.current`).
+    let scope: Scope?
+    /// The singleton whose factory is running, directly or through transients: it must not capture a
+    /// scoped instance, which would outlive its scope.
+    let captor: (any AnyServiceSlot)?
 
     init(
         registry: ServiceRegistry?,
         allowed: Set<ServiceKey>? = nil,
-        requester: (any LifecycleModule.Type)? = nil
+        requester: (any LifecycleModule.Type)? = nil,
+        scope: Scope? = nil,
+        captor: (any AnyServiceSlot)? = nil
     ) {
         self.registry = registry
         self.allowed = allowed
         self.requester = requester
+        self.scope = scope
+        self.captor = captor
     }
 
     /// The service of type `service`.
     ///
     /// - Throws: ``ServiceError`` when no module provides it, when it is resolved before the launch's setup
-    ///   stage or after termination, when its factory throws, or when the host has no services.
+    ///   stage or after termination, when its factory throws, or when the host has no services; for a scoped
+    ///   service, also outside any scope, in a scope that has ended, or from a singleton's factory.
     @inlinable
     public func require<S: Sendable>(_ service: S.Type) throws(ServiceError) -> S {
         guard let slot = try slot(for: service) else { throw notProvided(ServiceKey(service)) }
@@ -127,18 +139,29 @@ public struct ServiceResolver: Sendable {
         )
     }
 
-    /// The resolver a factory of `slot` receives: limited to its provider's requirements.
-    func forFactory(of slot: any AnyServiceSlot) -> ServiceResolver {
-        guard let registry, let provider = slot.providerType else { return ServiceResolver(registry: registry) }
+    /// The resolver a factory of `slot` receives: limited to its provider's requirements. A singleton's
+    /// factory is the captor of what it resolves, a transient's passes on its resolver's scope and captor,
+    /// and a scoped factory resolves in `scope`, the scope its instance is for.
+    func forFactory(of slot: any AnyServiceSlot, in scope: Scope?) -> ServiceResolver {
+        let (scope, captor): (Scope?, (any AnyServiceSlot)?) =
+            switch slot.lifetime {
+            case .singleton: (nil, slot)
+            case .transient: (self.scope, self.captor)
+            case .scoped: (scope, nil)
+            }
+        guard let registry, let provider = slot.providerType else {
+            return ServiceResolver(registry: registry, scope: scope, captor: captor)
+        }
         // A provider that requires nothing is not in the table: its factories may resolve nothing.
         let allowed = registry.requirementsOfModule[ObjectIdentifier(provider)] ?? []
-        return ServiceResolver(registry: registry, allowed: allowed, requester: provider)
+        return ServiceResolver(registry: registry, allowed: allowed, requester: provider, scope: scope, captor: captor)
     }
 }
 
 extension LifecycleContext {
     /// The host's services, for the program and its request handlers. Resolving throws
-    /// ``ServiceError/Code/noRegistry`` when the host was built from a manifest without services.
+    /// ``ServiceError/Code/noRegistry`` when the host was built from a manifest without services. Scoped
+    /// services resolve in the task's current scope (`Scope.current`, inside `withScope`).
     public var services: ServiceResolver {
         ServiceResolver(registry: launchOptions[ServiceRegistryKey.self])
     }
@@ -146,6 +169,7 @@ extension LifecycleContext {
     /// `module`'s own resolver: it resolves only the services `module` requires, so an undeclared
     /// resolution, which nothing would order, is an error at once; and what it resolves is counted
     /// for `module` (``ServiceResolver/resolutions(by:)``). Modules use it as `context.services(for: Self.self)`.
+    /// Scoped services resolve in the task's current scope.
     public func services(for module: any ServiceRequiringModule.Type) -> ServiceResolver {
         let registry = launchOptions[ServiceRegistryKey.self]
         return ServiceResolver(

@@ -41,8 +41,8 @@ final class ServiceSlot<S: Sendable>: AnyServiceSlot {
     @usableFromInline let key: ServiceKey
     @usableFromInline let providerType: (any LifecycleModule.Type)?
     @usableFromInline let lifetime: ServiceLifetime
-    private let factory: @Sendable (ServiceResolver) throws -> S
-    private let shutdown: (@Sendable (S) async throws -> Void)?
+    let factory: @Sendable (ServiceResolver) throws -> S
+    let shutdown: (@Sendable (S) async throws -> Void)?
     /// The created singleton's box, as `Unmanaged` bits: 0 until it is created, then never again changed.
     @usableFromInline let published = Atomic<Int>(0)
     /// The created singleton, owned here; written once, under the lock, before it is published. Typed
@@ -78,7 +78,7 @@ final class ServiceSlot<S: Sendable>: AnyServiceSlot {
         return Unmanaged<Instance>.fromOpaque(address).takeUnretainedValue()
     }
 
-    /// The service: the singleton (created on first use), or a new transient value.
+    /// The service: the singleton (created on first use), the scope's instance, or a new transient value.
     @inlinable
     func resolve(_ resolver: ServiceResolver) throws(ServiceError) -> S {
         count.wrappingAdd(1, ordering: .relaxed)
@@ -102,14 +102,19 @@ final class ServiceSlot<S: Sendable>: AnyServiceSlot {
         }
     }
 
-    /// The slow path: a new transient value, or the singleton created under the lock.
+    /// The slow path: a new transient value, the scope's instance (never published here), or the singleton
+    /// created under the lock.
     @usableFromInline
     func createOrMake(_ resolver: ServiceResolver) throws(ServiceError) -> S {
-        if case .transient = lifetime { return try make(resolver) }
+        switch lifetime {
+        case .transient: return try make(resolver.forFactory(of: self, in: nil))
+        case .scoped: return try resolveScoped(resolver)
+        case .singleton: break
+        }
         let result: Result<Instance, ServiceError> = creation.withLock { owned in
             if let created = owned { return .success(unsafeDowncast(created, to: Instance.self)) }
             do throws(ServiceError) {
-                let created = Instance(try make(resolver))
+                let created = Instance(try make(resolver.forFactory(of: self, in: nil)))
                 owned = created
                 let address = Int(bitPattern: Unmanaged.passUnretained(created).toOpaque())
                 published.store(address, ordering: .releasing)
@@ -122,10 +127,10 @@ final class ServiceSlot<S: Sendable>: AnyServiceSlot {
         return try result.get().value
     }
 
-    /// Runs the factory with a resolver limited to the provider's own requirements.
-    private func make(_ resolver: ServiceResolver) throws(ServiceError) -> S {
+    /// Runs the factory with `resolver`, the factory's own (``ServiceResolver/forFactory(of:in:)``).
+    func make(_ resolver: ServiceResolver) throws(ServiceError) -> S {
         do {
-            return try factory(resolver.forFactory(of: self))
+            return try factory(resolver)
         } catch let error as ServiceError {
             throw error
         } catch {

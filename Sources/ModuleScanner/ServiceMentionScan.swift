@@ -1,5 +1,6 @@
-/// A service a type provides (`services.singleton(X.self) …`, `services.transient(X.self) …`) or requires
-/// (`ServiceRequirements(X.self, …)`), as written in its body or its extensions' bodies.
+/// A service a type provides (`services.singleton(X.self) …`, `services.scoped(X.self) …`,
+/// `services.transient(X.self) …`) or requires (`ServiceRequirements(X.self, …)`), as written in its body or
+/// its extensions' bodies.
 struct ServiceMention: Sendable, Hashable {
     enum Role: Sendable, Hashable {
         case provides
@@ -46,7 +47,7 @@ enum ServiceMentionScan {
                         next += 2
                     }
                     pendingType = word == "extension" ? path : name
-                } else if word == "singleton" || word == "transient", previousIsDot,
+                } else if word == "singleton" || word == "scoped" || word == "transient", previousIsDot,
                     index + 1 < tokens.count, tokens[index + 1].isPunct("(")
                 {
                     if let type = currentType(), let (service, _) = serviceType(tokens, from: index + 2) {

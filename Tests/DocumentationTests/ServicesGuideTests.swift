@@ -1,5 +1,6 @@
 import LifecycleCore
 import LifecycleProxy
+import LifecycleScopes
 import LifecycleServices
 import Synchronization
 import Testing
@@ -63,6 +64,47 @@ struct InMemoryProductStore: ProductStore {
     func product(id: Int) async throws -> String? { "fake-\(id)" }
 }
 
+/// A shopper's cart for one request.
+public protocol ShoppingCart: Sendable {
+    func add(productID: Int) async
+}
+
+/// Keeps its products until the request ends, then saves them.
+final class RequestCart: ShoppingCart {
+    /// What each saved cart held, in the order they were saved.
+    static let saved = Locked<[[String]]>([])
+    let store: any ProductStore
+    let products = Locked<[String]>([])
+
+    init(store: any ProductStore) { self.store = store }
+
+    func add(productID: Int) async {
+        let product = (try? await store.product(id: productID)) ?? "?"
+        products.withLock { $0.append(product) }
+    }
+
+    func save() async {
+        let products = products.withLock { $0 }
+        Self.saved.withLock { $0.append(products) }
+    }
+}
+
+// README: provide a scoped service
+struct CartModule: LifecycleModule, ServiceProvidingModule, ServiceRequiringModule {
+    static let priority: ModulePriority = .normal
+    static let requiredServices = ServiceRequirements((any ProductStore).self)
+    init(context: LifecycleContext) {}
+
+    static func provideServices(_ services: inout ServiceProvisions) {
+        services.scoped((any ShoppingCart).self) { resolver in
+            RequestCart(store: try resolver.require((any ProductStore).self))
+        } shutdown: { cart in
+            await (cart as? RequestCart)?.save()
+        }
+    }
+}
+// README: end
+
 @Suite("Docs/Services.md examples")
 struct ServicesGuideTests {
     @Test("The catalog launches after the database it requires, and reads through the service")
@@ -93,6 +135,28 @@ struct ServicesGuideTests {
         #expect(host.context.services.resolutions[ServiceKey((any ProductStore).self)] == 2)
         #expect(host.context.services.resolutions(by: CatalogModule.self) == [ServiceKey((any ProductStore).self): 1])
         // README: end
+        try await host.terminate()
+    }
+
+    @Test("A request's cart is one instance for the whole request, saved when the request ends")
+    func scopedCart() async throws {
+        // README: resolve a scoped service
+        let host = try ApplicationHost(
+            manifest: ModuleManifest([CartModule.self, DatabaseModule.self]).withServices().withScopes(),
+            launchOptions: LaunchOptions()
+        )
+        try await host.launch()
+        try await host.scopes!.withScope(.request, "POST /cart") { scope in
+            let cart = try scope.services.require((any ShoppingCart).self)
+            await cart.add(productID: 1)
+            // Inside `withScope`, `context.services` resolves in the same scope: the same cart.
+            try await host.context.services.require((any ShoppingCart).self).add(productID: 2)
+        }
+        // The request has ended: its cart was saved, after the request's end actions.
+        // README: end
+        #expect(RequestCart.saved.withLock { $0 } == [["product-1", "product-2"]])
+        let error = #expect(throws: ServiceError.self) { try host.context.services.require((any ShoppingCart).self) }
+        #expect(error?.code == .noScope)
         try await host.terminate()
     }
 
