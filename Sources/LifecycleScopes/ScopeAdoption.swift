@@ -55,11 +55,10 @@ struct Adoptions: Sendable {
         for box in boxes { append(box) }
     }
 
-    /// Drops the removed ones.
+    /// Drops the removed ones. Allocates only when one was removed.
     mutating func compact() {
-        guard first != nil else { return }
-        let kept = ([first!] + more).filter { !$0.isRemoved }
-        guard kept.count != boxCount else { return }
+        guard let current = first, current.isRemoved || more.contains(where: \.isRemoved) else { return }
+        let kept = ([current] + more).filter { !$0.isRemoved }
         first = kept.first
         more = Array(kept.dropFirst())
     }

@@ -151,8 +151,9 @@ public final class ScopeRegistry: Sendable {
         _ body: (Scope) async throws -> R
     ) async throws -> R {
         let scope = scope(kind, name, parent: parent, endBudget: endBudget)
-        let adoption = BehaviorAdoption(repeat each behavior)
-        if adoption.count > 0 { scope.attachBeforeBegin(adoption) }
+        var count = 0
+        for _ in repeat (each B).self { count += 1 }
+        if count > 0 { scope.attachBeforeBegin(BehaviorAdoption(repeat each behavior)) }
         try await scope.begin()
         try await scope.activate()
         let result: R

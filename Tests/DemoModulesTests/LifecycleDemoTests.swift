@@ -86,6 +86,31 @@ struct LifecycleDemoTests {
         #expect(transcript.last == "  = state terminated")
     }
 
+    @Test("The export job runs in a job scope: the discovered action and the adopted behavior hear it, in order")
+    func exportJob() async throws {
+        let console = DemoConsole(echo: false)
+        let code = await LifecycleDemo.run(
+            console: console,
+            launchOptions: LaunchOptions(arguments: ["lifecycle-demo"])
+        )
+        #expect(code == 0)
+        let transcript = console.transcript
+        let start = try #require(transcript.firstIndex(of: "▶ withScope(.job, \"export reports\")"))
+        #expect(
+            Array(transcript[start...].prefix(9)) == [
+                "▶ withScope(.job, \"export reports\")",
+                "    JobLog: job \"export reports\" began",
+                "    ExportProgress: activation 1, batch 1 started",
+                "    in flight: job \"export reports\"",
+                "    ReportExporter: report for day 23: 128 products cached",
+                "    ReportExporter: report for day 24: 128 products cached",
+                "    ExportProgress: 1 batch(es) done",
+                "    JobLog: job \"export reports\" ended, 0 failure(s)",
+                "  = 2 report(s) exported; in flight now: 0",
+            ]
+        )
+    }
+
     @Test("After launch the demo prints the launch profile from the journal, the deliberately slow pool first")
     func launchProfile() async throws {
         let console = DemoConsole(echo: false)

@@ -160,3 +160,12 @@ final class Tally: Sendable {
     func add(_ value: Int = 1) { count.add(value, ordering: .relaxed) }
     var value: Int { count.load(ordering: .relaxed) }
 }
+
+/// Waits until `condition` holds, checking every millisecond, for at most `limit`: a sleep, not a loop of
+/// `Task.yield()`, which would keep a cooperative thread busy and slow every other test down.
+func waitUntil(_ limit: Duration = .seconds(5), _ condition: () -> Bool) async throws {
+    let start = ContinuousClock.now
+    while !condition(), ContinuousClock.now - start < limit {
+        try await Task.sleep(for: .milliseconds(1))
+    }
+}

@@ -80,7 +80,7 @@ struct ScopeAdoptionTests {
         let scope = try await scopes.begin(.job, "export")
         await scope.on(.activate, "slow") { _ in await gate.wait() }
         let activation = Task { try await scope.activate() }
-        while !gate.isWaiting { await Task.yield() }
+        try await waitUntil { gate.isWaiting }
         await scope.adopt(Counter(log: log))  // returns at once: the scope is busy
         #expect(log.entries.isEmpty)
         gate.open()

@@ -79,8 +79,7 @@ struct ScopeFailureTests {
         await scope.on(.end, "stuck") { _ in await release.wait() }
         let ending = Task { try await scope.end() }
         // The watchdog delivers `flush` and `AuditAction` and removes the scope without waiting for `stuck`.
-        let start = ContinuousClock.now
-        while !scopes.inFlight().isEmpty, ContinuousClock.now - start < .seconds(5) { await Task.yield() }
+        try await waitUntil { scopes.inFlight().isEmpty }
         #expect(scopes.inFlight().isEmpty)
         #expect(scope.state == .ended)
         #expect(log.entries == ["after"])

@@ -38,7 +38,7 @@ struct ScopeStackTests {
                 try Task.checkCancellation()
             }
         }
-        while scopes.inFlight(.request).isEmpty { await Task.yield() }
+        try await waitUntil { !scopes.inFlight(.request).isEmpty }
         task.cancel()
         gate.open()
         await #expect(throws: CancellationError.self) { try await task.value }
@@ -61,7 +61,7 @@ struct ScopeStackTests {
             for index in 0..<64 {
                 group.addTask { try await scopes.withScope(.request, "r\(index)") { _ in await gate.wait() } }
             }
-            while scopes.inFlight(.request).count < 64 { await Task.yield() }
+            try await waitUntil { scopes.inFlight(.request).count == 64 }
             #expect(Set(scopes.inFlight(.request).map(\.name)).count == 64)
             gate.open()
             try await group.waitForAll()

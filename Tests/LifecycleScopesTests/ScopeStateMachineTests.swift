@@ -83,7 +83,7 @@ struct ScopeStateMachineTests {
         let scope = try await scopes.begin(.session, "busy")
         await scope.on(.activate, "slow") { _ in await gate.wait() }
         let activation = Task { try await scope.activate() }
-        while !gate.isWaiting { await Task.yield() }
+        try await waitUntil { gate.isWaiting }
         let error = await #expect(throws: ScopeError.self) { try await scope.end() }
         #expect(error?.code == .transitionInProgress)
         gate.open()
