@@ -42,6 +42,7 @@ let package = Package(
                 .product(name: "LifecycleCore", package: "ModuleLifecycle"),
                 .product(name: "LifecycleProxy", package: "ModuleLifecycle"),
                 .product(name: "LifecycleRouting", package: "ModuleLifecycle"),
+                .product(name: "LifecycleScopes", package: "ModuleLifecycle"),
                 .product(name: "LifecycleServices", package: "ModuleLifecycle"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

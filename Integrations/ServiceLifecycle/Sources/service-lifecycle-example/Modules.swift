@@ -1,17 +1,21 @@
 import LifecycleCore
 import LifecycleRouting
+import LifecycleScopes
 import LifecycleServices
 import Synchronization
 
-/// What the program itself hands the modules and routes: the request count and the transcript, in the
-/// launch options under ``ExampleServicesKey``. The store is not here: `StoreModule` provides it as a
+/// What the program itself hands the modules and routes: the request count, the transcript and the session
+/// scopes, in the launch options under ``ExampleServicesKey``. The store is not here: `StoreModule` provides it as a
 /// service, which the modules and the request handlers resolve (`Docs/Services.md`).
 final class ExampleServices: Sendable {
     let transcript: Transcript
+    /// The session scopes: opened by `RequestScopeMiddleware`, ended by `SessionModule`.
+    let sessions: SessionScopes
     private let answered = Mutex(0)
 
     init(transcript: Transcript) {
         self.transcript = transcript
+        sessions = SessionScopes(transcript: transcript)
     }
 
     /// Counts one answered request.
@@ -105,12 +109,14 @@ struct TrafficModule: LifecycleModule, DependentModule, SyncDidBecomeActive, Syn
 }
 
 extension ModuleManifest {
-    /// The example's modules, with services, and with routing: `AdminModule` serves the admin routes, which
-    /// the global interceptors guard.
+    /// The example's modules, with services; with routing: `AdminModule` serves the admin routes, which the
+    /// global interceptors guard; and with scopes: `RequestScopeMiddleware` runs each request in a request
+    /// scope, `SessionLogAction` reports each session scope, and `SessionModule` ends them.
     static let example = ModuleManifest(
         name: "service-lifecycle-example",
-        [StoreModule.self, TrafficModule.self, AdminModule.self]
+        [StoreModule.self, TrafficModule.self, AdminModule.self, SessionModule.self]
     )
     .withServices()
     .withRouting(interceptors: [AdminTokenInterceptor.self, BackgroundWriteGuard.self])
+    .withScopes(actions: [SessionLogAction.self])
 }

@@ -1,18 +1,34 @@
 import Hummingbird
+import LifecycleScopes
 import LifecycleServices
 
-/// The example's routes.
+/// The example's routes, each run in a request scope by ``RequestScopeMiddleware``, which comes first.
 ///
 /// - `GET /items/{id}?delay={ms}` reads item `id` from the store, waits `ms` milliseconds, reads it
 ///   again, and answers `item {id}: {value}`. The transcript gets `request items/{id} started` and
 ///   `request items/{id} completed`.
 /// - `GET /health` answers `ok`.
+/// - `GET /scopes` answers the scopes in flight as JSON (``ScopesReport``): the sessions, and the request
+///   scopes of the requests being answered, its own among them.
 ///
 /// The handlers resolve the store from the host's services (`resolver`, kept once: resolving a created
-/// singleton takes no lock).
-func makeRouter(services: ExampleServices, resolver: ServiceResolver) -> Router<BasicRequestContext> {
+/// singleton takes no lock). `scopes` is the host's scope registry (`host.scopes`).
+func makeRouter(
+    services: ExampleServices,
+    resolver: ServiceResolver,
+    scopes: ScopeRegistry
+) -> Router<BasicRequestContext> {
     let router = Router()
+    // Before the routes: a middleware applies to the routes added after it.
+    router.add(
+        middleware: RequestScopeMiddleware(
+            scopes: scopes,
+            sessions: services.sessions,
+            transcript: services.transcript
+        )
+    )
     router.get("health") { _, _ in "ok\n" }
+    router.get("scopes") { _, _ in AdminEndpoint.json(ScopesReport(scopes), status: .ok) }
     router.get("items/:id") { request, context -> String in
         let id = try context.parameters.require("id")
         let delay = request.uri.queryParameters.get("delay", as: Int.self) ?? 0

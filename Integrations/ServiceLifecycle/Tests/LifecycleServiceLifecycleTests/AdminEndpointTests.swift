@@ -105,6 +105,7 @@ struct AdminEndpointTests {
                 "service_lifecycle_example.StoreModule",
                 "service_lifecycle_example.TrafficModule",
                 "service_lifecycle_example.AdminModule",
+                "service_lifecycle_example.SessionModule",
                 "LifecycleRouting.RouterModule",
             ]
         )

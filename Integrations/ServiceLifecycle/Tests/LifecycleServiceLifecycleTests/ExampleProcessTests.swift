@@ -85,6 +85,7 @@ struct ExampleProcessTests {
                 "lifecycle didBecomeActive TrafficModule",
                 "lifecycle willResignActive TrafficModule",
                 "lifecycle didEnterBackground TrafficModule",
+                "lifecycle willTerminate SessionModule",
                 "lifecycle willTerminate StoreModule",
                 "lifecycle willTerminate ServiceRegistryModule",
             ],
@@ -96,6 +97,8 @@ struct ExampleProcessTests {
         #expect(active < listened && listened < firstRequest, "\(context)")
         #expect(transcript.contains("traffic: 6 requests answered"), "\(context)")
         #expect(transcript.contains("store: closed with 100 items"), "\(context)")
+        // Each drained request's scope ended with it: nothing is in flight after the shutdown.
+        #expect(transcript.contains("scopes in flight: 0"), "\(context)")
         #expect(!transcript.contains { $0.contains("failed") || $0.contains("cut short") }, "\(context)")
         #expect(transcript.last == "exit: clean", "\(context)")
         #expect(status == 0, "a clean graceful shutdown exits with 0. \(context)")
