@@ -1,7 +1,7 @@
 import LifecycleCore
 import Synchronization
 
-/// A closure a scope adopted for one event (``Scope/on(_:_:file:line:perform:)``), or a once-action
+/// A closure a scope adopted for one event (``Scope/on(_:_:failurePolicy:file:line:perform:)``), or a once-action
 /// (``Scope/once(_:file:line:perform:)``), which removes itself after its first delivery.
 final class ClosureAdoption: AdoptionBox {
     let count = 1

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// What a scope adopted (``Scope/adopt(_:)``, ``Scope/on(_:_:file:line:perform:)``): pass it to
+/// What a scope adopted (``Scope/adopt(_:)``, ``Scope/on(_:_:failurePolicy:file:line:perform:)``): pass it to
 /// ``Scope/remove(_:)`` to stop its deliveries. Two tokens are equal when they name the same adoption.
 public struct ScopeAdoption: Hashable, Sendable {
     let box: any AdoptionBox
