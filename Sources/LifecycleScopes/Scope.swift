@@ -32,7 +32,8 @@ public final class Scope: Sendable, Identifiable, CustomStringConvertible {
     /// The scope it is nested in: by default, the ``current`` scope of the task that made it.
     public let parent: Scope?
     /// When it was made.
-    public let made: ContinuousClock.Instant
+    public var made: ContinuousClock.Instant { ScopeClock.epoch + madeOffset }
+    private let madeOffset: Duration
     /// How long its end may take before the registry's watchdog delivers the rest of it without waiting;
     /// `nil` for no limit.
     public let endBudget: Duration?
@@ -103,7 +104,7 @@ public final class Scope: Sendable, Identifiable, CustomStringConvertible {
         self.registry = registry
         self.actions = actions
         self.observer = observer
-        made = .now
+        madeOffset = ScopeClock.now
         core = Locked(Core())
     }
 
@@ -148,7 +149,7 @@ public final class Scope: Sendable, Identifiable, CustomStringConvertible {
     public var summary: ScopeSummary { summary(state: state) }
 
     func summary(state: ScopeState) -> ScopeSummary {
-        ScopeSummary(id: id, kind: kind, name: name, parent: parent?.id, state: state, made: made)
+        ScopeSummary(id: id, kind: kind, name: name, parent: parent?.id, state: state, madeOffset: madeOffset)
     }
 
     public var description: String { summary.description }

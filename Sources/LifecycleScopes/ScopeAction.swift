@@ -55,15 +55,3 @@ extension ScopeAction {
     /// The action's name in listings, failures and errors: its module-qualified type name.
     public static var actionName: String { String(reflecting: Self.self) }
 }
-
-extension ScopeAction {
-    /// Delivers `event` to the matching hook.
-    func receive(_ event: ScopeEvent, _ scope: Scope) async throws {
-        switch event {
-        case .begin: try await didBegin(scope)
-        case .activate: try await didActivate(scope)
-        case .deactivate: try await willDeactivate(scope)
-        case .end: try await willEnd(scope)
-        }
-    }
-}

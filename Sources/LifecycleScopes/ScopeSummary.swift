@@ -23,8 +23,21 @@ public struct ScopeSummary: Hashable, Sendable, CustomStringConvertible {
     public let parent: ScopeID?
     /// Its state when the summary was taken.
     public internal(set) var state: ScopeState
+    /// When it was made, after the registry's epoch. `ContinuousClock.Instant` is not frozen, so a value
+    /// holding one has no size the compiler knows, and every function that moves a summary, a failure or a
+    /// delivery run would find it at run time; a `Duration` is frozen.
+    let madeOffset: Duration
+
     /// When it was made.
-    public let made: ContinuousClock.Instant
+    public var made: ContinuousClock.Instant { ScopeClock.epoch + madeOffset }
 
     public var description: String { "\(kind.name) scope \(id) \"\(name)\"" }
+}
+
+/// The instant scope times are measured from: the first time a scope is made in the process.
+enum ScopeClock {
+    static let epoch = ContinuousClock.now
+
+    /// Now, after the epoch.
+    static var now: Duration { ContinuousClock.now - epoch }
 }

@@ -7,7 +7,7 @@ import Musl
 import Darwin
 #endif
 #else
-import Synchronization
+public import Synchronization
 #endif
 
 /// The package's lock: a value that is read and written only while holding it.
@@ -57,12 +57,18 @@ private final class PThreadLockBox<Value>: @unchecked Sendable {
     }
 }
 #else
-package struct Locked<Value>: ~Copyable, Sendable {
-    private let mutex: Mutex<Value>
+package typealias Locked<Value> = _LifecycleLock<Value>
 
-    package init(_ value: sending Value) { mutex = Mutex(value) }
+/// `Locked` outside sanitizer builds. Public only so its members can be `@inlinable`: a `package`
+/// generic is not specialized across modules on this toolchain, and every unspecialized lock looks up
+/// `Mutex<Value>`'s metadata at run time (a fifth of a scope's own cost, Docs/Performance.md, "Scopes").
+/// Not API: its name starts with an underscore.
+public struct _LifecycleLock<Value>: ~Copyable, Sendable {
+    @usableFromInline let mutex: Mutex<Value>
 
-    package borrowing func withLock<Result, Failure: Error>(
+    @inlinable public init(_ value: sending Value) { mutex = Mutex(value) }
+
+    @inlinable public borrowing func withLock<Result, Failure: Error>(
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {
         try mutex.withLock(body)
