@@ -96,6 +96,7 @@ let package = Package(
                 .product(name: "LifecycleServices", package: "ModuleLifecycle"),
                 .product(name: "LifecycleMessaging", package: "ModuleLifecycle"),
                 .product(name: "LifecycleRouting", package: "ModuleLifecycle"),
+                .product(name: "LifecycleScopes", package: "ModuleLifecycle"),
                 .product(
                     name: "Hummingbird",
                     package: "hummingbird",

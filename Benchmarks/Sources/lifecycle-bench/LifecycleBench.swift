@@ -2,15 +2,17 @@ import Foundation
 import SyntheticModules
 
 /// `lifecycle-bench`: measures ModuleLifecycle's fan-out, proxy build and whole lifecycle against
-/// hand-written loops, NotificationCenter and swift-service-lifecycle, and its routing against Hummingbird's
-/// router trie and a hand-written chain, and prints a Markdown report.
+/// hand-written loops, NotificationCenter and swift-service-lifecycle, its routing against Hummingbird's
+/// router trie and a hand-written chain, and its request scopes against the same hooks called by hand, and
+/// prints a Markdown report.
 ///
-///     lifecycle-bench [--quick] [--rounds R] [--sizes 10,100] [--route-sizes 100,10000] [--plot FILE.svg]
-///                     [--json FILE] [--markdown FILE] [--only ID,...]
+///     lifecycle-bench [--quick] [--rounds R] [--sizes 10,100] [--route-sizes 100,10000] [--scope-tasks 1,16]
+///                     [--plot FILE.svg] [--json FILE] [--markdown FILE] [--only ID,...]
 ///
 /// `--quick` (CI) measures N up to 1,000 for a few rounds and exits 1 if a smoke check fails: the proxy's
-/// dispatch more than 5× its hand-written limit, or the build, the lifecycle or routing past their limits
-/// (`smokeChecks`, `routingSmokeChecks`). Otherwise the exit status is 0 whatever the targets say.
+/// dispatch more than 5× its hand-written limit, or the build, the lifecycle, routing or scopes past their
+/// limits (`smokeChecks`, `routingSmokeChecks`, `scopeSmokeChecks`). Otherwise the exit status is 0 whatever
+/// the targets say.
 @main
 struct LifecycleBench {
     static func main() async {
@@ -42,8 +44,8 @@ struct LifecycleBench {
         _ = SyntheticCatalog.numbered.count + SyntheticCatalog.lean.count + SyntheticCatalog.serviceNumbers.count
 
         var results: [Measurement] = []
-        // The module rows, unless `--only` names routing rows alone.
-        let moduleSizes = options.selects { !$0.group.isRouting } ? options.sizes : []
+        // The module rows, unless `--only` names routing or scope rows alone.
+        let moduleSizes = options.selects { !$0.group.hasOwnSizes } ? options.sizes : []
         for n in moduleSizes {
             log("N=\(grouped(n)): building fixtures")
             let fixture = Fixture(count: n)
@@ -54,14 +56,17 @@ struct LifecycleBench {
         }
 
         var routing = await measureRouting(options, systems: routingSystems(options))
+        var scopes = await measureScopes(options, systems: scopeSystems(options))
 
         if options.quick {
             results = await remeasureFailingSmokeChecks(results, options, includeGenerated: includeGenerated)
             routing = await remeasureFailingRoutingChecks(routing, options)
+            scopes = await remeasureFailingScopeChecks(scopes, options)
         }
 
         let table = ResultTable(results: results, sizes: options.sizes)
         let routingTable = ResultTable(results: routing, sizes: options.routeSizes)
+        let scopeTable = ResultTable(results: scopes, sizes: options.scopeTasks)
         let report = RunReport(
             date: ISO8601DateFormatter().string(from: Date()),
             mode: options.quick ? "quick" : "full",
@@ -76,8 +81,11 @@ struct LifecycleBench {
             routeInputs: options.routeInputs.rawValue,
             routeInputsPerRepetition: RouteTable.inputCount(options.routeInputs),
             routing: routing,
-            targets: (results.isEmpty ? [] : evaluateTargets(table)) + evaluateRoutingTargets(routingTable),
-            smokeChecks: smokeChecks(table) + routingSmokeChecks(routingTable)
+            scopeTasks: options.scopeTasks,
+            scopes: scopes,
+            targets: (results.isEmpty ? [] : evaluateTargets(table)) + evaluateRoutingTargets(routingTable)
+                + evaluateScopeTargets(scopeTable),
+            smokeChecks: smokeChecks(table) + routingSmokeChecks(routingTable) + scopeSmokeChecks(scopeTable)
         )
         let text = markdown(report, sizes: options.sizes)
         print(text)
@@ -104,7 +112,7 @@ struct LifecycleBench {
         let failed = report.smokeChecks.filter { $0.met == false }
         for check in failed { log("smoke check failed: \(check.name): \(check.measured)") }
         if failed.isEmpty {
-            log("smoke checks passed: dispatch, build, lifecycle and routing are within their limits")
+            log("smoke checks passed: dispatch, build, lifecycle, routing and scopes are within their limits")
         }
         return failed.isEmpty
     }
@@ -186,6 +194,44 @@ extension LifecycleBench {
     }
 }
 
+extension LifecycleBench {
+    /// The scope systems this run measures: those `--only` selects, and in quick mode only those of the smoke
+    /// checks.
+    nonisolated static func scopeSystems(_ options: Options) -> [System] {
+        System.all.filter { system in
+            system.group == .scopeRequest && options.selects { $0 == system }
+                && (!options.quick || scopeSmokeSystems.contains(system))
+        }
+    }
+
+    /// Measures `systems` among the scope rows at every number of tasks, all in one round-robin.
+    nonisolated static func measureScopes(_ options: Options, systems: [System]) async -> [Measurement] {
+        guard !systems.isEmpty, let maximumTasks = options.scopeTasks.max() else { return [] }
+        let fixture = ScopeFixture(maximumTasks: maximumTasks)
+        let ids = systems.map(\.id)
+        let cases = options.scopeTasks.flatMap { scopeCases(fixture, tasks: $0, only: ids) }
+        log("scopes: \(cases.count) cases, \(options.settings.rounds) rounds")
+        return await measureRoundRobin(cases, settings: options.settings) { log("scopes: \($0)") }
+    }
+
+    /// `remeasureFailingSmokeChecks` for the scope checks: each failing check's systems are measured again,
+    /// up to twice, at every number of tasks, and each keeps its lowest minimum.
+    nonisolated static func remeasureFailingScopeChecks(
+        _ results: [Measurement],
+        _ options: Options
+    ) async -> [Measurement] {
+        var results = results
+        for attempt in 1...2 {
+            let ids = failingScopeSmokeSystems(ResultTable(results: results, sizes: options.scopeTasks))
+            guard !ids.isEmpty else { break }
+            log("smoke: measuring \(ids.sorted().joined(separator: ", ")) again (attempt \(attempt + 1))")
+            let again = await measureScopes(options, systems: System.all.filter { ids.contains($0.id) })
+            results.keepFaster(again)
+        }
+        return results
+    }
+}
+
 /// Progress, on standard error so the Markdown on standard output stays clean.
 func log(_ message: String) {
     FileHandle.standardError.write(Data("lifecycle-bench: \(message)\n".utf8))
@@ -200,6 +246,8 @@ struct Options {
     var routeSizes = [100, 1_000, 10_000]
     /// The inputs the matching rows match: all, or the hits or the misses alone.
     var routeInputs = RouteTable.Inputs.all
+    /// The numbers of concurrent tasks the scope rows are measured at.
+    var scopeTasks = [1, 16, 64]
     var settings = HarnessSettings(rounds: 15, sampleTarget: .milliseconds(2), allocationRepetitions: 200)
     var plotPath: String?
     var jsonPath: String?
@@ -216,19 +264,21 @@ struct Options {
 
     static let usage = """
         usage: lifecycle-bench [--quick] [--rounds R] [--sizes 10,100,...] [--route-sizes 100,...]
-                               [--plot FILE.svg] [--json FILE] [--markdown FILE] [--only ID,...]
+                               [--scope-tasks 1,16,...] [--plot FILE.svg] [--json FILE] [--markdown FILE]
+                               [--only ID,...]
           --quick          CI smoke mode: N up to 1,000, 5 rounds; routes 100 and 10,000, no Hummingbird;
                            exits 1 if dispatch is more than 5x its hand-written limit, or the build, the
-                           lifecycle or routing regressed (Targets.swift)
+                           lifecycle, routing or scopes regressed (Targets.swift, ScopeTargets.swift)
           --rounds R       round-robin rounds (default 15)
           --sizes LIST     the Ns to measure (default 10,100,1000,10000)
           --route-sizes LIST  the numbers of routes to match among (default 100,1000,10000)
           --route-inputs all|hits|misses  the inputs matched (default all: 48 hits and 16 misses)
+          --scope-tasks LIST  the numbers of concurrent tasks the scope rows run at (default 1,16,64)
           --plot FILE      write an SVG chart: ns per module vs N, log scales
           --json FILE      write every sample as JSON
           --markdown FILE  write the Markdown report (it is always printed)
           --only IDS       measure only the systems whose id starts with one of IDS (comma-separated);
-                           `--only route` measures the routing rows alone
+                           `--only route` measures the routing rows alone, `--only scope` the scope rows
         """
 
     struct UsageError: Error, CustomStringConvertible {
@@ -244,6 +294,7 @@ struct Options {
         var explicitRounds: Int?
         var explicitSizes: [Int]?
         var explicitRouteSizes: [Int]?
+        var explicitScopeTasks: [Int]?
         while let argument = remaining.popFirst() {
             switch argument {
             case "--quick": quick = true
@@ -274,6 +325,12 @@ struct Options {
                     throw UsageError(description: "--route-sizes needs numbers in 1...100000")
                 }
                 explicitRouteSizes = list
+            case "--scope-tasks":
+                let list = try value(for: argument).split(separator: ",").compactMap { Int($0) }
+                guard !list.isEmpty, list.allSatisfy({ (1...1_024).contains($0) }) else {
+                    throw UsageError(description: "--scope-tasks needs numbers in 1...1024")
+                }
+                explicitScopeTasks = list
             default:
                 throw UsageError(description: "unknown argument \(argument)")
             }
@@ -286,6 +343,7 @@ struct Options {
         if let explicitRounds { settings.rounds = explicitRounds }
         if let explicitSizes { sizes = explicitSizes }
         if let explicitRouteSizes { routeSizes = explicitRouteSizes }
+        if let explicitScopeTasks { scopeTasks = explicitScopeTasks }
     }
 }
 

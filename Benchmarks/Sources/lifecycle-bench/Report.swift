@@ -25,6 +25,10 @@ struct RunReport: Codable {
     let routeInputsPerRepetition: Int
     /// The routing rows: `modules` is the number of routes for matching, of interceptors for the chain.
     let routing: [Measurement]
+    /// The numbers of concurrent tasks the scope rows were measured at.
+    let scopeTasks: [Int]
+    /// The scope rows: `modules` is the number of concurrent tasks; times and allocations are per request.
+    let scopes: [Measurement]
     let targets: [TargetCheck]
     let smokeChecks: [TargetCheck]
 }
@@ -142,6 +146,7 @@ func markdown(_ report: RunReport, sizes: [Int]) -> String {
     }
 
     out += routingMarkdown(report)
+    out += scopeMarkdown(report)
 
     if !report.results.isEmpty {
         out += "\n### Heap allocations (\(report.allocationCounting))\n\n"
@@ -252,6 +257,51 @@ func routingMarkdown(_ report: RunReport) -> String {
                 out += " \(allocations ?? "–") |"
             }
             out += "\n"
+        }
+    }
+    return out
+}
+
+/// The scope section: ns per request at each number of concurrent tasks, the ratios, and the heap allocations
+/// per request. Empty when the run measured no scope row.
+func scopeMarkdown(_ report: RunReport) -> String {
+    guard !report.scopes.isEmpty else { return "" }
+    let tasks = report.scopeTasks
+    let table = ResultTable(results: report.scopes, sizes: tasks)
+    let systems = System.all.filter { system in
+        system.group == .scopeRequest && tasks.contains { table.find(system, $0) != nil }
+    }
+    func columns(_ cell: (Int) -> String) -> String { tasks.map(cell).joined() + "\n" }
+    let header =
+        "| system | " + tasks.map(tasksLabel).joined(separator: " | ") + " |\n"
+        + "|---|" + tasks.map { _ in "---:|" }.joined() + "\n"
+    var out = "\n### \(Group.scopeRequest.title)\n\n"
+    out += "Wall time per request, each task looping its share of the requests; min / median.\n\n" + header
+    for system in systems {
+        out += "| \(system.label) |"
+        out += columns { n in
+            table.find(system, n).map {
+                " \(significant($0.minNanoseconds)) / \(significant($0.medianNanoseconds)) |"
+            } ?? " – |"
+        }
+    }
+    for comparison in Comparison.all where comparison.numerator.group == .scopeRequest {
+        guard tasks.contains(where: { table.ratio(comparison.numerator, comparison.denominator, $0) != nil })
+        else { continue }
+        out += "| *\(comparison.label)* |"
+        out += columns { n in
+            table.ratio(comparison.numerator, comparison.denominator, n).map {
+                " *\(significant($0.min))× / \(significant($0.median))×* |"
+            } ?? " – |"
+        }
+    }
+    if report.scopes.contains(where: { $0.allocationsPerRepetition != nil }) {
+        out += "\nHeap allocations per request (\(report.allocationCounting)), steady state, after the timed "
+        out += "rounds. With more than one task, the count includes what the freshly spawned tasks allocate for "
+        out += "their own frames, spread over the few requests counted; one task spawns none.\n\n" + header
+        for system in systems {
+            out += "| \(system.label) |"
+            out += columns { n in " \(table.find(system, n)?.allocationsPerRepetition.map(significant) ?? "–") |" }
         }
     }
     return out

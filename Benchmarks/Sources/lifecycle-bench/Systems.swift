@@ -18,6 +18,9 @@ enum Group: String, Codable, CaseIterable {
     case routeMatch
     /// Opening a route value through ten global interceptors (N is the number of interceptors).
     case routeChain
+    /// Beginning, activating and ending a request scope with ten global actions and three behaviors (N is
+    /// the number of concurrent tasks).
+    case scopeRequest
 
     var title: String {
         switch self {
@@ -32,12 +35,18 @@ enum Group: String, Codable, CaseIterable {
         case .messageBroadcast: "Broadcasting a message without reply to N receivers: ns per receiver"
         case .routeMatch: "Matching one path among N routes: ns per match"
         case .routeChain: "Opening a Route value whose handler returns an Int, 10 global interceptors: ns per opening"
+        case .scopeRequest:
+            "A request scope begun, activated and ended: 10 global actions, 3 behaviors: ns per request"
         }
     }
 
     /// Whether the group is a routing row, measured at its own sizes (routes, not modules) and reported in
     /// its own section.
     var isRouting: Bool { self == .routeMatch || self == .routeChain }
+
+    /// Whether the group is measured at its own sizes, not at the module sizes: the routing rows and the scope
+    /// rows (concurrent tasks).
+    var hasOwnSizes: Bool { isRouting || self == .scopeRequest }
 
     /// Whether the table shows nanoseconds per module (dispatch) or milliseconds per repetition.
     var perModule: Bool {
@@ -365,6 +374,45 @@ extension System {
         isLibrary: false
     )
 
+    // MARK: Scopes
+
+    static let scopeDefaultBudget = System(
+        id: "scope-default-budget",
+        label: "scopes.withScope(.request, …, adopting: A(), B(), C()) { _ in }, the default end budget (10 s)",
+        group: .scopeRequest,
+        isLibrary: true
+    )
+    static let scopeNoBudget = System(
+        id: "scope-no-budget",
+        label: "the same, endBudget: nil (no watchdog)",
+        group: .scopeRequest,
+        isLibrary: true
+    )
+    static let scopePartsBare = System(
+        id: "scope-parts-bare",
+        label: "parts, endBudget: nil: a scope alone, no action, nothing adopted",
+        group: .scopeRequest,
+        isLibrary: true
+    )
+    static let scopePartsActions = System(
+        id: "scope-parts-actions",
+        label: "parts, endBudget: nil: the 10 actions, nothing adopted",
+        group: .scopeRequest,
+        isLibrary: true
+    )
+    static let scopePartsBehaviors = System(
+        id: "scope-parts-behaviors",
+        label: "parts, endBudget: nil: no action, the 3 behaviors",
+        group: .scopeRequest,
+        isLibrary: true
+    )
+    static let scopeHand = System(
+        id: "scope-hand",
+        label: "by hand: the same 52 hooks awaited in the same order, actions through existentials",
+        group: .scopeRequest,
+        isLibrary: false
+    )
+
     /// Every system, in table order.
     static let all: [System] = [
         .proxyEvent, .proxySyncEvent, .concreteLoop, .retainingLoop, .existentialLoop, .asyncLoop, .notificationCenter,
@@ -378,7 +426,8 @@ extension System {
         .storedService, .buildServices, .buildNoServices, .buildServicesGenerated, .buildNoServicesGenerated,
         .messagesSend, .messagesSendAsync, .messagesExistentialCall, .messagesBroadcast, .messagesExistentialLoop,
         .messagesNotificationCenter, .routeTriePath, .routeTrieURL, .hummingbirdTrie, .chainInline, .chainBudget,
-        .chainNone, .chainHand,
+        .chainNone, .chainHand, .scopeDefaultBudget, .scopeNoBudget, .scopePartsBare, .scopePartsActions,
+        .scopePartsBehaviors, .scopeHand,
     ]
 }
 
@@ -497,5 +546,12 @@ struct Comparison {
         Comparison(label: "default budget ÷ by hand", numerator: .chainBudget, denominator: .chainHand),
         Comparison(label: "default budget ÷ no budget", numerator: .chainBudget, denominator: .chainInline),
         Comparison(label: "no interceptors ÷ by hand", numerator: .chainNone, denominator: .chainHand),
+        Comparison(label: "default budget ÷ by hand", numerator: .scopeDefaultBudget, denominator: .scopeHand),
+        Comparison(label: "no budget ÷ by hand", numerator: .scopeNoBudget, denominator: .scopeHand),
+        Comparison(
+            label: "default budget ÷ no budget",
+            numerator: .scopeDefaultBudget,
+            denominator: .scopeNoBudget
+        ),
     ]
 }
