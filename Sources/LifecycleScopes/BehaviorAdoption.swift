@@ -6,14 +6,17 @@ import Synchronization
 ///
 /// A delivery copies the values out, hands each to its hook, and stores them back, so what a hook stores
 /// the next one reads. Only the task that owns the scope's step delivers, so copies never cross, except
-/// when the watchdog takes over an end that overran its budget: then the stuck hook's copy is dropped, and
-/// the behaviors after it receive `end` with the state they had.
+/// when the watchdog takes over an end that overran its budget: then it delivers the rest from the values as
+/// they were before the stuck event began, so what the hooks of that event stored before the stuck one
+/// is lost (a behavior's `willEnd` after a stuck `willDeactivate` sees its state from before deactivation).
 final class BehaviorAdoption<each B: ScopeBehavior>: AdoptionBox {
+    let owner: ObjectIdentifier
     let count: Int
     private let values: Locked<(repeat each B)>
     private let removed = Atomic<Bool>(false)
 
-    init(_ behavior: repeat each B) {
+    init(owner: Scope, _ behavior: repeat each B) {
+        self.owner = ObjectIdentifier(owner)
         var count = 0
         for _ in repeat each behavior { count += 1 }
         self.count = count

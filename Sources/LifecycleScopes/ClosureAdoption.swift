@@ -4,6 +4,7 @@ import Synchronization
 /// A closure a scope adopted for one event (``Scope/on(_:_:failurePolicy:file:line:perform:)``), or a once-action
 /// (``Scope/once(_:file:line:perform:)``), which removes itself after its first delivery.
 final class ClosureAdoption: AdoptionBox {
+    let owner: ObjectIdentifier
     let count = 1
     let event: ScopeEvent
     let once: Bool
@@ -13,12 +14,14 @@ final class ClosureAdoption: AdoptionBox {
     private let removed = Atomic<Bool>(false)
 
     init(
+        owner: Scope,
         event: ScopeEvent,
         once: Bool,
         label: String,
         policy: ModuleFailurePolicy,
         body: @escaping @Sendable (Scope) async throws -> Void
     ) {
+        self.owner = ObjectIdentifier(owner)
         self.event = event
         self.once = once
         self.label = label

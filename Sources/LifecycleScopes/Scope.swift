@@ -165,7 +165,7 @@ public final class Scope: Sendable, Identifiable, CustomStringConvertible {
     /// reported and isolated, whatever the behavior's policy.
     @discardableResult
     public func adopt<each B: ScopeBehavior>(_ behavior: repeat each B) async -> ScopeAdoption {
-        let box = BehaviorAdoption(repeat each behavior)
+        let box = BehaviorAdoption(owner: self, repeat each behavior)
         await attach(box)
         return ScopeAdoption(box: box)
     }
@@ -182,6 +182,7 @@ public final class Scope: Sendable, Identifiable, CustomStringConvertible {
         perform body: @escaping @Sendable (Scope) async throws -> Void
     ) async -> ScopeAdoption {
         let box = ClosureAdoption(
+            owner: self,
             event: event,
             once: false,
             label: label ?? "closure at \(file):\(line)",
@@ -202,6 +203,7 @@ public final class Scope: Sendable, Identifiable, CustomStringConvertible {
         perform body: @escaping @Sendable (Scope) async throws -> Void
     ) async -> ScopeAdoption {
         let box = ClosureAdoption(
+            owner: self,
             event: .activate,
             once: true,
             label: label ?? "once-action at \(file):\(line)",
@@ -215,6 +217,7 @@ public final class Scope: Sendable, Identifiable, CustomStringConvertible {
     /// Removes an adoption: no delivery that starts after this returns reaches it. Removing twice, or an
     /// adoption of another scope, does nothing.
     public func remove(_ adoption: ScopeAdoption) {
+        guard adoption.box.owner == ObjectIdentifier(self) else { return }
         adoption.box.markRemoved()
         core.withLock { core in
             core.adoptions.remove(adoption.box)
@@ -250,15 +253,21 @@ public final class Scope: Sendable, Identifiable, CustomStringConvertible {
     }
 
     /// Delivers to `box` the events that bring it to `state`.
+    ///
+    /// The deliveries run with this scope marked as being caught up in the task, so that a hook of theirs
+    /// that asks for a step of this scope is refused instead of waiting for itself.
     func catchUp(_ box: any AdoptionBox, to state: ScopeState) async {
-        var run = DeliveryRun(.begin, observer: observer)
-        run.isolatesAll = true
-        await box.deliver(.begin, to: self, base: 0, run: &run)
-        if state == .active {
-            run.event = .activate
-            await box.deliver(.activate, to: self, base: 0, run: &run)
+        let failures = await ScopeStack.$catchingUp.withValue(ObjectIdentifier(self)) {
+            var run = DeliveryRun(.begin, observer: observer)
+            run.isolatesAll = true
+            await box.deliver(.begin, to: self, base: 0, run: &run)
+            if state == .active {
+                run.event = .activate
+                await box.deliver(.activate, to: self, base: 0, run: &run)
+            }
+            return run.failures
         }
-        record(run.failures)
+        record(failures)
     }
 
     // MARK: Values, for scoped services
@@ -321,4 +330,6 @@ public final class Scope: Sendable, Identifiable, CustomStringConvertible {
 /// The task's current scope.
 enum ScopeStack {
     @TaskLocal static var current: Scope?
+    /// The scope whose late adoption the task is catching up, if any.
+    @TaskLocal static var catchingUp: ObjectIdentifier?
 }

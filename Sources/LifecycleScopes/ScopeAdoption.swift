@@ -15,6 +15,8 @@ public struct ScopeAdoption: Hashable, Sendable {
 /// One adoption of a scope: behaviors adopted together, or a closure. It holds `count` consecutive
 /// positions of the scope's delivery order, and delivers to them.
 protocol AdoptionBox: AnyObject, Sendable {
+    /// The scope that adopted it.
+    var owner: ObjectIdentifier { get }
     /// How many positions it holds: the number of behaviors, or 1.
     var count: Int { get }
     var isRemoved: Bool { get }

@@ -40,6 +40,9 @@ public struct ScopeError: Error, Sendable, CustomStringConvertible {
     public let state: ScopeState?
     /// For ``Code/endTimedOut``: the budget.
     public let budget: Duration?
+    /// For ``Code/transitionInProgress``: the step that was running, or `nil` when the scope was catching up
+    /// an adoption whose hook asked for the step.
+    public let running: ScopeEvent?
 
     init(
         _ code: Code,
@@ -48,7 +51,8 @@ public struct ScopeError: Error, Sendable, CustomStringConvertible {
         action: String? = nil,
         underlying: (any Error)? = nil,
         state: ScopeState? = nil,
-        budget: Duration? = nil
+        budget: Duration? = nil,
+        running: ScopeEvent? = nil
     ) {
         self.code = code
         self.scope = scope
@@ -57,6 +61,7 @@ public struct ScopeError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
         self.state = state
         self.budget = budget
+        self.running = running
     }
 
     public var description: String {
@@ -72,8 +77,9 @@ public struct ScopeError: Error, Sendable, CustomStringConvertible {
                 }
             return "\(scope): cannot \(event) a scope that is \(state). Fix: \(fix)."
         case .transitionInProgress:
-            return "\(scope): cannot \(event) while another step of the scope is running. Fix: one task owns a "
-                + "scope's steps; await each step before the next."
+            let running = running.map { "its \($0) is running" } ?? "it is catching up an adoption whose hook asked"
+            return "\(scope): cannot \(event) now: \(running). Fix: one task owns a scope's steps; await each step "
+                + "before the next, and do not take a step of a scope from its own hooks."
         case .actionFailed:
             return
                 "\(scope): \(action ?? "an action") failed the scope at \(event): \(underlying.map { "\($0)" } ?? "")."

@@ -83,10 +83,16 @@ public final class ScopeRegistry: Sendable {
         )
     }
 
-    /// The host is gone: the watchdog stops when idle instead of parking. Scopes still work.
+    /// The host is gone: the actions and the context are let go, and the watchdog stops when idle instead of
+    /// parking. Scopes still work.
     func retire() {
-        // The context's launch options hold this registry: letting go of the context breaks the cycle.
-        state.withLock { $0.context = nil }
+        // The context's launch options hold this registry, and an action may hold the context: letting go of
+        // both breaks the cycle. Scopes made from now on get no global action; those in flight keep theirs.
+        state.withLock { state in
+            state.context = nil
+            state.actions = []
+            state.byKind = [:]
+        }
         watchdog.retire()
     }
 
@@ -153,7 +159,7 @@ public final class ScopeRegistry: Sendable {
         let scope = scope(kind, name, parent: parent, endBudget: endBudget)
         var count = 0
         for _ in repeat (each B).self { count += 1 }
-        if count > 0 { scope.attachBeforeBegin(BehaviorAdoption(repeat each behavior)) }
+        if count > 0 { scope.attachBeforeBegin(BehaviorAdoption(owner: scope, repeat each behavior)) }
         try await scope.begin()
         try await scope.activate()
         let result: R

@@ -18,7 +18,8 @@ extension Scope {
         await deliverForward(adoptions, run: &run)
         if let abort = run.abort {
             record(run.failures)
-            try await endSequence(deactivateLimit: 0, endLimit: abort.position, adoptions: adoptions)
+            // A rollback that overruns the end budget is in `failures`; the caller learns why the step failed.
+            try? await endSequence(deactivateLimit: 0, endLimit: abort.position, adoptions: adoptions)
             throw actionFailed(abort.failure)
         }
         await settle(.inactive, failures: run.failures)
@@ -36,7 +37,7 @@ extension Scope {
         if let abort = run.abort {
             record(run.failures)
             let positions = actions.count + adoptions.positions
-            try await endSequence(deactivateLimit: abort.position, endLimit: positions, adoptions: adoptions)
+            try? await endSequence(deactivateLimit: abort.position, endLimit: positions, adoptions: adoptions)
             throw actionFailed(abort.failure)
         }
         await settle(.active, failures: run.failures)
@@ -94,14 +95,18 @@ extension Scope {
         while true {
             let claim: Claim = core.withLock { core in
                 switch core.busy {
-                case .catchingUp?:
+                case .catchingUp? where ScopeStack.catchingUp != ObjectIdentifier(self):
                     return .waitForCatchUp
-                case .step?:
+                case .catchingUp?, .step?:
+                    // A step of its own, or a hook of the catch-up in progress asking for one: waiting would
+                    // wait for itself.
+                    let running: ScopeEvent? = if case .step(let running)? = core.busy { running } else { nil }
                     let error = ScopeError(
                         .transitionInProgress,
                         scope: summary(state: core.state),
                         event: event,
-                        state: core.state
+                        state: core.state,
+                        running: running
                     )
                     return .refused(error)
                 case nil:
@@ -246,6 +251,9 @@ extension Scope {
             core.state = .ended
             core.busy = nil
             core.ending = nil
+            // Nothing is delivered any more: letting go of the adoptions breaks the cycle of one that holds
+            // its scope.
+            core.adoptions = Adoptions()
             core.pending = []
             core.values = [:]
             core.cleanups = []
@@ -254,8 +262,8 @@ extension Scope {
         }
     }
 
-    /// Called by the watchdog when the end overran its budget: reports it, and delivers the steps the task
-    /// ending the scope has not claimed.
+    /// Called by the watchdog when the end overran its budget: reports it, ends the scope, and delivers the
+    /// steps the task ending the scope has not claimed.
     func takeOverEnd() async {
         guard let first = takeRemainingSteps() else { return }
         guard let ending = core.withLock({ $0.ending }) else { return }
@@ -270,6 +278,14 @@ extension Scope {
         let failure = ScopeFailure(scope: summary, event: event, action: action, error: error, isolated: false)
         observer?.scope(self, delivered: event, to: action, failure: failure)
         record([failure])
+        // The scope has ended for everyone from here: it leaves the list and takes no step, even if what is left
+        // of its end gets stuck as well (that would delay only the deliveries after it).
+        core.withLock { core in
+            core.state = .ended
+            core.busy = nil
+            if let slot = core.slot { registry.leave(slot) }
+            core.slot = nil
+        }
         var run = DeliveryRun(.deactivate, claims: .takeover(from: first), observer: observer)
         await deliverEnd(ending, run: &run)
         record(run.failures)

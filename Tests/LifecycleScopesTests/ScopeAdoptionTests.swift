@@ -8,7 +8,8 @@ import Testing
 struct ScopeAdoptionTests {
     @Test("a removed adoption receives nothing afterwards; the others go on")
     func removal() async throws {
-        let (_, scopes, _) = try scopedHost([])
+        let (host, scopes, _) = try scopedHost([])
+        defer { withExtendedLifetime(host) {} }
         let log = Log()
         let scope = try await scopes.begin(.session, "bob")
         let removed = await scope.on(.activate, "removed") { _ in log.append("removed") }
@@ -27,7 +28,8 @@ struct ScopeAdoptionTests {
 
     @Test("a once-action runs at the first activation only, and at once when added to an active scope")
     func onceAction() async throws {
-        let (_, scopes, _) = try scopedHost([])
+        let (host, scopes, _) = try scopedHost([])
+        defer { withExtendedLifetime(host) {} }
         let count = Tally()
         let scope = try await scopes.begin(.session, "carol")
         let once = await scope.once("welcome") { _ in count.add() }
@@ -46,7 +48,8 @@ struct ScopeAdoptionTests {
 
     @Test("once-actions run exactly once when additions and activations race across tasks")
     func onceUnderConcurrency() async throws {
-        let (_, scopes, _) = try scopedHost([])
+        let (host, scopes, _) = try scopedHost([])
+        defer { withExtendedLifetime(host) {} }
         for round in 0..<20 {
             let runs = Tally()
             let scope = try await scopes.begin(.session, "race \(round)")
@@ -75,7 +78,8 @@ struct ScopeAdoptionTests {
     @Test("an adoption added while a step runs joins when the step is done, caught up, nothing lost")
     func adoptionDuringStep() async throws {
         let gate = Gate()
-        let (_, scopes, _) = try scopedHost([])
+        let (host, scopes, _) = try scopedHost([])
+        defer { withExtendedLifetime(host) {} }
         let log = Log()
         let scope = try await scopes.begin(.job, "export")
         await scope.on(.activate, "slow") { _ in await gate.wait() }
@@ -92,7 +96,8 @@ struct ScopeAdoptionTests {
 
     @Test("an action may adopt into its own scope from a hook; the adoption is caught up after the step")
     func adoptionFromHook() async throws {
-        let (_, scopes, _) = try scopedHost([])
+        let (host, scopes, _) = try scopedHost([])
+        defer { withExtendedLifetime(host) {} }
         let log = Log()
         let scope = scopes.scope(.request, "GET /nested")
         await scope.on(.begin, "adopter") { scope in await scope.adopt(Tag(name: "late", log: log)) }
@@ -103,7 +108,8 @@ struct ScopeAdoptionTests {
 
     @Test("a scope that has ended gives a new adoption nothing")
     func adoptionAfterEnd() async throws {
-        let (_, scopes, _) = try scopedHost([])
+        let (host, scopes, _) = try scopedHost([])
+        defer { withExtendedLifetime(host) {} }
         let log = Log()
         let scope = try await scopes.begin(.job, "done")
         try await scope.end()

@@ -7,7 +7,8 @@ import Testing
 struct ScopeFailureTests {
     @Test("an isolated failure is reported and delivery goes on")
     func isolated() async throws {
-        let (_, scopes, recorder) = try scopedHost([FlakyAction.self, AuditAction.self])
+        let (host, scopes, recorder) = try scopedHost([FlakyAction.self, AuditAction.self])
+        defer { withExtendedLifetime(host) {} }
         try await scopes.withScope(.request, "flaky GET /") { _ in }
         #expect(
             recorder.timeline("flaky GET /") == [
@@ -22,7 +23,8 @@ struct ScopeFailureTests {
 
     @Test("an .abort action failing at begin ends the scope: those before it receive end, in reverse")
     func abortAtBegin() async throws {
-        let (_, scopes, recorder) = try scopedHost([AuditAction.self, StrictAction.self, TieA.self])
+        let (host, scopes, recorder) = try scopedHost([AuditAction.self, StrictAction.self, TieA.self])
+        defer { withExtendedLifetime(host) {} }
         let error = await #expect(throws: ScopeError.self) {
             try await scopes.withScope(.request, "abort-begin") { _ in Issue.record("the body ran") }
         }
@@ -40,7 +42,8 @@ struct ScopeFailureTests {
 
     @Test("an .abort failure at activate: deactivate to those activated before it, then end to all")
     func abortAtActivate() async throws {
-        let (_, scopes, recorder) = try scopedHost([AuditAction.self, StrictAction.self, TieA.self])
+        let (host, scopes, recorder) = try scopedHost([AuditAction.self, StrictAction.self, TieA.self])
+        defer { withExtendedLifetime(host) {} }
         let scope = try await scopes.begin(.request, "abort-activate")
         await #expect(throws: ScopeError.self) { try await scope.activate() }
         #expect(scope.state == .ended)
@@ -57,7 +60,8 @@ struct ScopeFailureTests {
 
     @Test("a behavior with .abort fails the scope too; a teardown failure never stops the end")
     func behaviorAbortAndTeardown() async throws {
-        let (_, scopes, recorder) = try scopedHost([StrictAction.self])
+        let (host, scopes, recorder) = try scopedHost([StrictAction.self])
+        defer { withExtendedLifetime(host) {} }
         let error = await #expect(throws: ScopeError.self) {
             try await scopes.withScope(.job, "strict", adopting: StrictBehavior()) { _ in }
         }
@@ -72,7 +76,8 @@ struct ScopeFailureTests {
 
     @Test("an end that hangs past its budget: reported, the rest delivered without it, the scope gone")
     func endBudget() async throws {
-        let (_, scopes, recorder) = try scopedHost([AuditAction.self], endBudget: .milliseconds(100))
+        let (host, scopes, recorder) = try scopedHost([AuditAction.self], endBudget: .milliseconds(100))
+        defer { withExtendedLifetime(host) {} }
         let release = Gate()
         let scope = try await scopes.begin(.request, "GET /hangs")
         await scope.on(.end, "flush") { _ in log.append("after") }
@@ -99,7 +104,8 @@ struct ScopeFailureTests {
 
     @Test("a scope released without ending is reported as leaked")
     func leak() async throws {
-        let (_, scopes, _) = try scopedHost([])
+        let (host, scopes, _) = try scopedHost([])
+        defer { withExtendedLifetime(host) {} }
         do {
             let scope = try await scopes.begin(.job, "forgotten")
             #expect(scopes.inFlight().map(\.name) == ["forgotten"])

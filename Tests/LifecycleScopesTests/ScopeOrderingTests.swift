@@ -7,7 +7,8 @@ import Testing
 struct ScopeOrderingTests {
     @Test("global actions run by priority, ties by type name, for their kinds only")
     func globalOrder() async throws {
-        let (_, scopes, recorder) = try scopedHost()
+        let (host, scopes, recorder) = try scopedHost()
+        defer { withExtendedLifetime(host) {} }
         #expect(scopes.actions(for: .request).map(short) == ["AuditAction", "TieA", "TieB", "EveryKindAction"])
         #expect(scopes.actions(for: .job).map(short) == ["JobAction", "EveryKindAction"])
         #expect(scopes.actions(for: "connection").map(short) == ["EveryKindAction"])
@@ -25,7 +26,8 @@ struct ScopeOrderingTests {
 
     @Test("adoptions run after the global actions, in the order added; teardown is the exact mirror")
     func instanceOrder() async throws {
-        let (_, scopes, recorder) = try scopedHost([AuditAction.self])
+        let (host, scopes, recorder) = try scopedHost([AuditAction.self])
+        defer { withExtendedLifetime(host) {} }
         let log = Log()
         let scope = scopes.scope(.request, "GET /a")
         try await scope.begin()
@@ -48,7 +50,8 @@ struct ScopeOrderingTests {
 
     @Test("a behavior keeps its stored state from hook to hook")
     func behaviorState() async throws {
-        let (_, scopes, _) = try scopedHost([])
+        let (host, scopes, _) = try scopedHost([])
+        defer { withExtendedLifetime(host) {} }
         let log = Log()
         let scope = try await scopes.begin(.session, "alice")
         await scope.adopt(Counter(log: log))
@@ -67,7 +70,8 @@ struct ScopeOrderingTests {
 
     @Test("behaviors composed in one adoption: listed order forward, reverse at teardown")
     func composedBehaviors() async throws {
-        let (_, scopes, recorder) = try scopedHost([AuditAction.self])
+        let (host, scopes, recorder) = try scopedHost([AuditAction.self])
+        defer { withExtendedLifetime(host) {} }
         let log = Log()
         try await scopes.withScope(
             .request,

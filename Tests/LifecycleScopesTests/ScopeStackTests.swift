@@ -7,7 +7,8 @@ import Testing
 struct ScopeStackTests {
     @Test("nested scopes push and pop the task's current scope; children name their parent")
     func nesting() async throws {
-        let (_, scopes, _) = try scopedHost([])
+        let (host, scopes, _) = try scopedHost([])
+        defer { withExtendedLifetime(host) {} }
         #expect(Scope.current == nil)
         try await scopes.withScope(.session, "alice") { session in
             #expect(Scope.current === session)
@@ -30,7 +31,8 @@ struct ScopeStackTests {
 
     @Test("a scope whose task is cancelled, or whose body throws, still ends and leaves the list")
     func cancellation() async throws {
-        let (_, scopes, recorder) = try scopedHost([AuditAction.self])
+        let (host, scopes, recorder) = try scopedHost([AuditAction.self])
+        defer { withExtendedLifetime(host) {} }
         let gate = Gate()
         let task = Task {
             try await scopes.withScope(.request, "GET /cancelled") { _ in
@@ -55,7 +57,8 @@ struct ScopeStackTests {
 
     @Test("many concurrent requests: each is listed while in flight, and the list empties")
     func concurrentInFlight() async throws {
-        let (_, scopes, recorder) = try scopedHost([AuditAction.self])
+        let (host, scopes, recorder) = try scopedHost([AuditAction.self])
+        defer { withExtendedLifetime(host) {} }
         let gate = Gate()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<64 {

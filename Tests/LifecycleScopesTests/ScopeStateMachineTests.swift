@@ -20,7 +20,8 @@ struct ScopeStateMachineTests {
 
     @Test("random step sequences: the state, the deliveries and the errors follow the model")
     func modelBased() async throws {
-        let (_, scopes, recorder) = try scopedHost([EveryKindAction.self])
+        let (host, scopes, recorder) = try scopedHost([EveryKindAction.self])
+        defer { withExtendedLifetime(host) {} }
         var generator = SplitMix(seed: 0x5C0_9E)
         for round in 0..<200 {
             let name = "scope \(round)"
@@ -63,7 +64,8 @@ struct ScopeStateMachineTests {
 
     @Test("ending twice and activating an ended scope are typed errors that name the scope and the fix")
     func invalidSteps() async throws {
-        let (_, scopes, _) = try scopedHost()
+        let (host, scopes, _) = try scopedHost()
+        defer { withExtendedLifetime(host) {} }
         let scope = try await scopes.begin(.request, "GET /twice")
         try await scope.end()
         let twice = await #expect(throws: ScopeError.self) { try await scope.end() }
@@ -79,7 +81,8 @@ struct ScopeStateMachineTests {
     @Test("a step requested while another runs fails with transitionInProgress; the running one completes")
     func oneStepAtATime() async throws {
         let gate = Gate()
-        let (_, scopes, _) = try scopedHost([])
+        let (host, scopes, _) = try scopedHost([])
+        defer { withExtendedLifetime(host) {} }
         let scope = try await scopes.begin(.session, "busy")
         await scope.on(.activate, "slow") { _ in await gate.wait() }
         let activation = Task { try await scope.activate() }
