@@ -34,33 +34,45 @@ final class BehaviorAdoption<each B: ScopeBehavior>: AdoptionBox {
             var target = count - 1
             while target >= 0, !run.stopped {
                 var element = 0
-                current = (repeat await step(each current, &element, target, event, scope, base, &run))
+                // Only the target's step is an async call: a call per behavior would cost a frame each.
+                current =
+                    (repeat Self.next(&element) == target
+                        ? await step(each current, target, event, scope, base, &run) : each current)
                 target -= 1
             }
         } else {
             var element = 0
-            current = (repeat await step(each current, &element, -1, event, scope, base, &run))
+            current = (repeat await step(each current, Self.next(&element), event, scope, base, &run))
         }
-        values.withLock { $0 = current }
+        // Nothing reads a behavior's state after its end.
+        if event != .end { values.withLock { $0 = current } }
     }
 
-    /// Delivers `event` to `value` if it is the `target` element (or every element, for `-1`) and `run`
-    /// admits its position; returns the value as its hook left it.
+    /// The element index `counter` is at, and moves it to the next one.
+    private static func next(_ counter: inout Int) -> Int {
+        defer { counter += 1 }
+        return counter
+    }
+
+    /// Delivers `event` to `value`, the element `index`, if `run` admits its position; returns the value as
+    /// its hook left it.
     private func step<Value: ScopeBehavior>(
         _ value: Value,
-        _ element: inout Int,
-        _ target: Int,
+        _ index: Int,
         _ event: ScopeEvent,
         _ scope: Scope,
         _ base: Int,
         _ run: inout DeliveryRun
     ) async -> Value {
-        let index = element
-        element += 1
-        guard target < 0 || target == index, run.admits(base + index, in: scope), !isRemoved else { return value }
+        guard run.admits(base + index, in: scope), !isRemoved else { return value }
         var copy = value
         do {
-            try await copy.receive(event, scope)
+            switch event {
+            case .begin: try await copy.didBegin(scope)
+            case .activate: try await copy.didActivate(scope)
+            case .deactivate: try await copy.willDeactivate(scope)
+            case .end: try await copy.willEnd(scope)
+            }
             run.delivered(to: String(reflecting: Value.self), in: scope)
         } catch {
             run.failed(

@@ -36,9 +36,6 @@ public final class ScopeRegistry: Sendable {
         var installed = false
         /// The actions of each kind asked for so far.
         var byKind: [ScopeKind: ContiguousArray<InstalledAction>] = [:]
-        /// The scopes in flight, by slot; freed slots are reused.
-        var slots: [ScopeSummary?] = []
-        var freeSlots: [Int] = []
         var nextID: UInt64 = 1
         var failures: [ScopeFailure] = []
         var failureCount = 0
@@ -48,6 +45,8 @@ public final class ScopeRegistry: Sendable {
     }
 
     private let state = Locked(State())
+    /// The scopes in flight.
+    private let table = ScopeTable()
     let watchdog = ScopeWatchdog()
 
     init(endBudget: Duration?) {
@@ -179,13 +178,7 @@ public final class ScopeRegistry: Sendable {
     /// flight right now. A scope leaves the list when it ends, whatever ended it (its task's cancellation,
     /// a thrown error, the watchdog).
     public func inFlight(_ kind: ScopeKind? = nil) -> [ScopeSummary] {
-        state.withLock { state in
-            state.slots.compactMap { summary in
-                guard let summary, kind == nil || summary.kind == kind else { return nil }
-                return summary
-            }
-        }
-        .sorted { $0.id < $1.id }
+        table.list(kind)
     }
 
     /// The names of the global actions of `kind`, in delivery order.
@@ -206,27 +199,11 @@ public final class ScopeRegistry: Sendable {
 
     // MARK: For scopes
 
-    func enter(_ summary: ScopeSummary) -> Int {
-        state.withLock { state in
-            if let slot = state.freeSlots.popLast() {
-                state.slots[slot] = summary
-                return slot
-            }
-            state.slots.append(summary)
-            return state.slots.count - 1
-        }
-    }
+    func enter(_ summary: ScopeSummary) -> Int { table.enter(summary) }
 
-    func update(_ slot: Int, to scopeState: ScopeState) {
-        state.withLock { $0.slots[slot]?.state = scopeState }
-    }
+    func update(_ slot: Int, to scopeState: ScopeState) { table.update(slot, to: scopeState) }
 
-    func leave(_ slot: Int) {
-        state.withLock { state in
-            state.slots[slot] = nil
-            state.freeSlots.append(slot)
-        }
-    }
+    func leave(_ slot: Int) { table.leave(slot) }
 
     func report(_ failure: ScopeFailure) {
         state.withLock { state in

@@ -13,7 +13,7 @@ extension Scope {
     ///   an action with the `.abort` policy threw: those that received `begin` before it then receive
     ///   `end`, and the scope has ended.
     public func begin() async throws(ScopeError) {
-        let adoptions = try await claim(.begin)
+        let (_, adoptions) = try await claim(.begin)
         var run = DeliveryRun(.begin, observer: observer)
         await deliverForward(adoptions, run: &run)
         if let abort = run.abort {
@@ -31,7 +31,7 @@ extension Scope {
     ///   if an action with the `.abort` policy threw: those that received `activate` before it then receive
     ///   `deactivate`, every action receives `end`, and the scope has ended.
     public func activate() async throws(ScopeError) {
-        let adoptions = try await claim(.activate)
+        let (_, adoptions) = try await claim(.activate)
         var run = DeliveryRun(.activate, observer: observer)
         await deliverForward(adoptions, run: &run)
         if let abort = run.abort {
@@ -47,7 +47,7 @@ extension Scope {
     ///
     /// - Throws: ``ScopeError/Code/invalidTransition`` if it is not active.
     public func deactivate() async throws(ScopeError) {
-        let adoptions = try await claim(.deactivate)
+        let (_, adoptions) = try await claim(.deactivate)
         var run = DeliveryRun(.deactivate, observer: observer)
         await deliverReverse(adoptions, run: &run)
         await settle(.inactive, failures: run.failures)
@@ -64,7 +64,7 @@ extension Scope {
     ///
     /// - Throws: ``ScopeError/Code/invalidTransition`` if it has ended; ``ScopeError/Code/endTimedOut``.
     public func end() async throws(ScopeError) {
-        let (from, adoptions) = try await claimEnd()
+        let (from, adoptions) = try await claim(.end)
         // A scope that never began delivers no event, but still releases what was stored in it.
         let positions = from == .idle ? 0 : actions.count + adoptions.positions
         try await endSequence(
@@ -76,12 +76,17 @@ extension Scope {
 
     // MARK: Claiming and settling
 
-    private func claim(_ event: ScopeEvent) async throws(ScopeError) -> Adoptions {
-        try await claimStep(event).adoptions
-    }
-
-    private func claimEnd() async throws(ScopeError) -> (from: ScopeState, adoptions: Adoptions) {
-        try await claimStep(.end)
+    /// Claims the scope for `event`: at once, unless an adoption is being caught up (then it waits for it).
+    /// Inlined, as ``settle(_:adding:failures:)``: an async call of its own would cost each step a frame.
+    @inline(__always)
+    private func claim(_ event: ScopeEvent) async throws(ScopeError) -> (from: ScopeState, adoptions: Adoptions) {
+        while true {
+            switch claimNow(event) {
+            case .claimed(let state, let adoptions): return (state, adoptions)
+            case .refused(let error): throw error
+            case .waitForCatchUp: await waitForCatchUp()
+            }
+        }
     }
 
     private enum Claim {
@@ -91,46 +96,39 @@ extension Scope {
         case waitForCatchUp
     }
 
-    private func claimStep(_ event: ScopeEvent) async throws(ScopeError) -> (from: ScopeState, adoptions: Adoptions) {
-        while true {
-            let claim: Claim = core.withLock { core in
-                switch core.busy {
-                case .catchingUp? where ScopeStack.catchingUp != ObjectIdentifier(self):
-                    return .waitForCatchUp
-                case .catchingUp?, .step?:
-                    // A step of its own, or a hook of the catch-up in progress asking for one: waiting would
-                    // wait for itself.
-                    let running: ScopeEvent? = if case .step(let running)? = core.busy { running } else { nil }
-                    let error = ScopeError(
-                        .transitionInProgress,
-                        scope: summary(state: core.state),
-                        event: event,
-                        state: core.state,
-                        running: running
-                    )
-                    return .refused(error)
-                case nil:
-                    break
-                }
-                guard core.state.after(event) != nil else {
-                    let error = ScopeError(
-                        .invalidTransition,
-                        scope: summary(state: core.state),
-                        event: event,
-                        state: core.state
-                    )
-                    return .refused(error)
-                }
-                core.busy = .step(event)
-                if event == .activate { core.activations += 1 }
-                if event == .begin { core.slot = registry.enter(summary(state: .inactive)) }
-                return .claimed(core.state, core.adoptions)
+    private func claimNow(_ event: ScopeEvent) -> Claim {
+        core.withLock { core in
+            switch core.busy {
+            case .catchingUp? where ScopeStack.catchingUp != ObjectIdentifier(self):
+                return .waitForCatchUp
+            case .catchingUp?, .step?:
+                // A step of its own, or a hook of the catch-up in progress asking for one: waiting would
+                // wait for itself.
+                let running: ScopeEvent? = if case .step(let running)? = core.busy { running } else { nil }
+                let error = ScopeError(
+                    .transitionInProgress,
+                    scope: summary(state: core.state),
+                    event: event,
+                    state: core.state,
+                    running: running
+                )
+                return .refused(error)
+            case nil:
+                break
             }
-            switch claim {
-            case .claimed(let state, let adoptions): return (state, adoptions)
-            case .refused(let error): throw error
-            case .waitForCatchUp: await waitForCatchUp()
+            guard core.state.after(event) != nil else {
+                let error = ScopeError(
+                    .invalidTransition,
+                    scope: summary(state: core.state),
+                    event: event,
+                    state: core.state
+                )
+                return .refused(error)
             }
+            core.busy = .step(event)
+            if event == .activate { core.activations += 1 }
+            if event == .begin { core.slot = registry.enter(summary(state: .inactive)) }
+            return .claimed(core.state, core.adoptions)
         }
     }
 
@@ -146,28 +144,41 @@ extension Scope {
     }
 
     /// Ends a step: records `failures`, sets `state`, catches up what was adopted meanwhile, and frees the
-    /// scope for the next step.
+    /// scope for the next step. Inlined, with the catch-ups out of line: most steps have none.
+    @inline(__always)
     func settle(_ state: ScopeState, adding caughtUp: [any AdoptionBox] = [], failures: [ScopeFailure]) async {
         record(failures)
-        var added = caughtUp
-        while true {
-            let (pending, waiters): ([any AdoptionBox], [CheckedContinuation<Void, Never>]) = core.withLock { core in
-                core.state = state
-                core.adoptions.append(contentsOf: added)
-                core.adoptions.compact()
-                if core.pending.isEmpty {
-                    core.busy = nil
-                    if let slot = core.slot { registry.update(slot, to: state) }
-                    defer { core.waiters = [] }
-                    return ([], core.waiters)
-                }
-                defer { core.pending = [] }
-                return (core.pending, [])
+        let pending = settleNow(state, adding: caughtUp)
+        if !pending.isEmpty { await catchUpPending(pending, to: state) }
+    }
+
+    /// Sets `state` and adds `added`; frees the scope unless adoptions are pending, and returns those.
+    private func settleNow(_ state: ScopeState, adding added: [any AdoptionBox]) -> [any AdoptionBox] {
+        let (pending, waiters): ([any AdoptionBox], [CheckedContinuation<Void, Never>]) = core.withLock { core in
+            // The list has a begun scope as inactive from the start: only later steps change it.
+            let listedChange = core.state != state && core.state != .idle
+            core.state = state
+            core.adoptions.append(contentsOf: added)
+            core.adoptions.compact()
+            if core.pending.isEmpty {
+                core.busy = nil
+                if listedChange, let slot = core.slot { registry.update(slot, to: state) }
+                defer { core.waiters = [] }
+                return ([], core.waiters)
             }
-            for waiter in waiters { waiter.resume() }
-            if pending.isEmpty { return }
+            defer { core.pending = [] }
+            return (core.pending, [])
+        }
+        for waiter in waiters { waiter.resume() }
+        return pending
+    }
+
+    /// Catches up the adoptions made during a step, and those made meanwhile, then frees the scope.
+    private func catchUpPending(_ first: [any AdoptionBox], to state: ScopeState) async {
+        var pending = first
+        while !pending.isEmpty {
             for box in pending { await catchUp(box, to: state) }
-            added = pending
+            pending = settleNow(state, adding: pending)
         }
     }
 
@@ -191,7 +202,7 @@ extension Scope {
                 deactivateLimit: deactivateLimit,
                 endLimit: endLimit,
                 adoptions: adoptions,
-                cleanups: core.cleanups.reversed()
+                cleanups: core.cleanups.isEmpty ? [] : core.cleanups.reversed()
             )
             core.ending = ending
             return ending

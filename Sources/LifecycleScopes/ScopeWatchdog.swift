@@ -29,9 +29,10 @@ final class ScopeWatchdog: Sendable {
 
     /// Watches the end of `scope`, which must finish within `budget`; returns the token to ``unwatch(_:)``.
     func watch(_ scope: Scope, budget: Duration) -> UInt64 {
+        let deadline = ContinuousClock.now + budget
         let (token, start, parked) = state.withLock { state in
             state.nextToken += 1
-            state.entries.append(Entry(token: state.nextToken, scope: scope, deadline: .now + budget))
+            state.entries.append(Entry(token: state.nextToken, scope: scope, deadline: deadline))
             state.activity = true
             state.shortestBudget = min(state.shortestBudget ?? budget, budget)
             let start = !state.running
