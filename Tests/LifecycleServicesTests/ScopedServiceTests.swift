@@ -182,8 +182,9 @@ struct UploadModule: LifecycleModule, ServiceProvidingModule {
     }
 }
 
-/// Provides a scoped service whose first factory call waits (up to 10 seconds) until a second one has
-/// begun, so that first resolutions at the same moment really make two instances.
+/// Provides a scoped service whose first factory call waits (up to 100 ms) until a second one has begun, so
+/// that first resolutions at the same moment really make two instances. The wait blocks its thread: when
+/// the callers are tasks, a cooperative one, so it is kept short, not to hold up the other suites.
 struct ContendedModule: LifecycleModule, ServiceProvidingModule {
     static let priority: ModulePriority = .normal
     init(context: LifecycleContext) {}
@@ -193,7 +194,7 @@ struct ContendedModule: LifecycleModule, ServiceProvidingModule {
         let entered = Atomic<Int>(0)
         services.scoped((any Contended).self) { resolver in
             if entered.wrappingAdd(1, ordering: .relaxed).newValue == 1 {
-                let deadline = ContinuousClock.now + .seconds(10)
+                let deadline = ContinuousClock.now + .milliseconds(100)
                 while entered.load(ordering: .relaxed) < 2, ContinuousClock.now < deadline {
                     Thread.sleep(forTimeInterval: 0.000_1)
                 }
