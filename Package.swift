@@ -201,6 +201,7 @@ let package = Package(
             name: "LifecycleHostingTests",
             dependencies: [
                 .target(name: "LifecycleHosting"),
+                .target(name: "LifecycleTesting"),
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
             ]

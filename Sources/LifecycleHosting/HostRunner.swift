@@ -80,13 +80,19 @@ public struct HostRunner: Sendable {
         }
 
         var run = RunState()
-        defer { run.shutdownTimer?.cancel() }
+        defer {
+            run.shutdownTimer?.cancel()
+            run.watchdog?.cancel()
+        }
         switch host.state {
         case .notRunning:
+            notify("STATUS=launching")
             queue.yield(Request(.launch))
         case .active, .inactive, .background:
             run.launched = true
             report(.launched(nil))
+            notify("READY=1\nSTATUS=serving")
+            run.watchdog = petWatchdog()
         case .launching, .terminating, .terminated:
             let fix =
                 host.state == .launching
@@ -109,6 +115,29 @@ public struct HostRunner: Sendable {
 
     private func report(_ report: Report) { configuration.report(report) }
 
+    /// Tells the supervisor `state`, if it listens (``Configuration/systemd``).
+    private func notify(_ state: String) { configuration.systemd?.notify(state) }
+
+    /// Pets the supervisor's watchdog every ``SystemdNotifier/watchdogInterval``, from READY=1 (before it,
+    /// systemd applies its start timeout instead) for as long as the host is responsive: each time, it first waits until the host has handled every request queued, so a host stuck
+    /// in a hook stops petting, and the supervisor restarts it.
+    private func petWatchdog() -> Task<Void, Never>? {
+        guard let notifier = configuration.systemd, let interval = notifier.watchdogInterval else { return nil }
+        let host = self.host
+        return Task {
+            while true {
+                do {
+                    try await Task.sleep(for: interval)
+                    try await host.waitUntilIdle()
+                } catch {
+                    return  // cancelled: the run is over
+                }
+                guard !Task.isCancelled else { return }
+                notifier.notify("WATCHDOG=1")
+            }
+        }
+    }
+
     /// Handles one input; returns the exit status once the run is over.
     private func handle(
         _ input: Input,
@@ -126,6 +155,7 @@ public struct HostRunner: Sendable {
             case .terminate, .interrupt:
                 if !run.terminating {
                     run.terminating = true
+                    notify("STOPPING=1\nSTATUS=terminating on \(signal)")
                     queue.yield(Request(.terminate))
                     let limit = effectiveShutdownLimit
                     run.shutdownTimer = Task {
@@ -146,6 +176,7 @@ public struct HostRunner: Sendable {
                 if run.terminating {
                     report(.ignored(signal, because: "the host is terminating"))
                 } else if let kind = Request.Kind(action, signal) {
+                    if case .reload = kind { notify(SystemdNotifier.reloading + "\nSTATUS=reloading on \(signal)") }
                     queue.yield(Request(kind, cause: (signal, action)))
                 }
             }
@@ -159,6 +190,11 @@ public struct HostRunner: Sendable {
                     return Exit(.launchFailed, error: error)
                 }
                 report(.launched(result.error))
+                // A termination asked for during launch has said STOPPING=1 already: no READY=1 after it.
+                if !run.terminating {
+                    notify("READY=1\nSTATUS=serving" + (result.error == nil ? "" : "; launch reported failures"))
+                    run.watchdog = petWatchdog()
+                }
                 // The host may have terminated itself during launch; then the watcher's word came first.
                 if run.hostTerminated, !run.terminating { return Exit(.clean, detail: selfTerminated) }
                 return nil
@@ -166,6 +202,7 @@ public struct HostRunner: Sendable {
                 return status(ofTermination: result, run)
             default:
                 if let cause = request.cause { report(.handled(cause.signal, cause.action, result.error)) }
+                if case .reload = request.kind, !run.terminating { notify("READY=1\nSTATUS=serving") }
                 return nil
             }
 
@@ -174,6 +211,7 @@ public struct HostRunner: Sendable {
             // After launch completed, and with no termination of ours under way: the host stopped by itself.
             // (A launch that aborts terminates the host too; its result decides then.)
             guard run.launched, !run.terminating else { return nil }
+            notify("STOPPING=1\nSTATUS=the host terminated itself")
             return Exit(.clean, detail: selfTerminated)
 
         case .shutdownLimitPassed(let limit):
@@ -222,15 +260,23 @@ extension HostRunner {
         /// Told about each signal and what came of it, as it happens. Default:
         /// ``writeToStandardError(_:)``.
         public var report: @Sendable (Report) -> Void
+        /// Where the runner tells a systemd-style supervisor (`Type=notify`) what the host is doing:
+        /// `READY=1` once launch completed, `RELOADING=1` and `READY=1` around a reload signal's request,
+        /// `STOPPING=1` when termination starts, `STATUS=` lines, and `WATCHDOG=1` at half of
+        /// `WATCHDOG_USEC` while the host is responsive. Default: the process's `NOTIFY_SOCKET`, or `nil`
+        /// (nothing is sent) when it is not set. Docs/Hosting.md has a unit file.
+        public var systemd: SystemdNotifier?
 
         /// Creates a configuration.
         public init(
             signals: SignalMap = .standard,
             shutdownLimit: Duration? = nil,
+            systemd: SystemdNotifier? = .fromProcessEnvironment,
             report: @escaping @Sendable (Report) -> Void = Configuration.writeToStandardError
         ) {
             self.signals = signals
             self.shutdownLimit = shutdownLimit
+            self.systemd = systemd
             self.report = report
         }
 
@@ -285,6 +331,8 @@ extension HostRunner {
     struct RunState {
         /// Ends the run at ``Configuration/shutdownLimit`` after the terminating signal.
         var shutdownTimer: Task<Void, Never>?
+        /// Pets the supervisor's watchdog, from READY=1 on.
+        var watchdog: Task<Void, Never>?
         var launched = false
         var terminating = false
         var hostTerminated = false

@@ -4,6 +4,7 @@ import LifecycleCore
 import LifecycleHosting
 import LifecycleMessaging
 import LifecycleProxy
+import LifecycleTesting
 import Synchronization
 import Testing
 
@@ -52,6 +53,40 @@ struct ServeProcessTests {
         #expect(told.map { short($0.name) } == ["CacheWarmupModule", "MetricsModule"])
         #expect(demo.messages(after: launched) == told.map { "ConfigurationChanged → \(short($0.name))" })
         #expect(demo.lines.contains("    Configuration: told 2 module(s) through the message bus"))
+    }
+
+    @Test("Under systemd (Type=notify): READY, watchdog pings, RELOADING then READY on SIGHUP, STOPPING on SIGTERM")
+    func systemdNotifications() async throws {
+        let socket = try NotifySocket()
+        let demo = try DemoProcess(
+            ["serve", "--terminate-deadline", "5"],
+            environment: ["NOTIFY_SOCKET": socket.name, "WATCHDOG_USEC": "400000"]
+        )
+        #expect(await socket.receive() == "STATUS=launching")
+        #expect(await socket.receive() == "READY=1\nSTATUS=serving")
+        // The watchdog: a ping every 200 ms while the host is responsive, counted over a second.
+        try await Task.sleep(for: .seconds(1))
+        var pings = 0
+        while let ping = await socket.receive(timeout: .milliseconds(10)) {
+            #expect(ping == "WATCHDOG=1")
+            pings += 1
+        }
+        #expect((2...6).contains(pings), "a ping every 200 ms for a second: \(pings)")
+        demo.send(SIGHUP)
+        var received: [String] = []
+        while received.last != "READY=1\nSTATUS=serving", let next = await socket.receive() {
+            if next != "WATCHDOG=1" { received.append(next) }
+        }
+        #expect(received.count == 2)
+        #expect(received.first?.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") == true)
+        #expect(received.first?.hasSuffix("\nSTATUS=reloading on SIGHUP") == true)
+        demo.send(SIGTERM)
+        var stopping: String?
+        while stopping == nil, let next = await socket.receive() {
+            if next != "WATCHDOG=1" { stopping = next }
+        }
+        #expect(stopping == "STOPPING=1\nSTATUS=terminating on SIGTERM")
+        #expect(try await demo.exitStatus() == 0)
     }
 
     @Test("A willTerminate that never returns: the process still exits at the deadline, with code 4")
@@ -139,11 +174,14 @@ final class DemoProcess: Sendable {
     /// The launch options the process sees, for building the same host in the test.
     var launchOptions: LaunchOptions { LaunchOptions(arguments: ["lifecycle-demo"] + arguments) }
 
-    init(_ arguments: [String], executable: String = "lifecycle-demo") throws {
+    init(_ arguments: [String], executable: String = "lifecycle-demo", environment: [String: String] = [:]) throws {
         self.arguments = arguments
         let process = Process()
         process.executableURL = try Self.executable(executable)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

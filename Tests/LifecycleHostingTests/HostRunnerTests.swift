@@ -36,8 +36,11 @@ final class Recording: Sendable {
         if failing.contains("\(module) \(event)") { throw Failure(module: module, event: event) }
     }
 
+    /// Polls every millisecond, sleeping rather than yielding (see ``Reports/waitFor(_:)``).
     func waitUntilHeld() async {
-        while gate.withLock({ $0.entered }) == 0 { await Task.yield() }
+        while gate.withLock({ $0.entered }) == 0 {
+            do { try await Task.sleep(for: .milliseconds(1)) } catch { return }
+        }
     }
 
     func release() {
@@ -125,8 +128,12 @@ final class Reports: Sendable {
     var lines: [String] { storage.withLock { $0 } }
     func append(_ report: HostRunner.Report) { storage.withLock { $0.append(report.description) } }
 
+    /// Polls every millisecond: a `Task.yield()` loop would keep a cooperative thread busy and slow the
+    /// timing tests running beside it.
     func waitFor(_ prefix: String) async {
-        while !lines.contains(where: { $0.hasPrefix(prefix) }) { await Task.yield() }
+        while !lines.contains(where: { $0.hasPrefix(prefix) }) {
+            do { try await Task.sleep(for: .milliseconds(1)) } catch { return }
+        }
     }
 }
 
@@ -280,7 +287,10 @@ struct HostRunnerTests {
         #expect(status.reason == .deadlineExceeded)
         #expect(status.code == 4)
         #expect(status.error?.abandoned.map(\.name) == ["LifecycleHostingTests.Server", "LifecycleHostingTests.Store"])
-        #expect(elapsed < .milliseconds(300) + .seconds(1), "the runner returns at the deadline, not later")
+        // The abandoned list shows the deadline ended it, not the runner's shutdown limit; the time only shows
+        // it did not wait for the hung hook. 3 s, not 1: other suites' tests running beside this one on a
+        // 2-core machine held it up to 1.35 s (three times in ~20 local full runs on 2026-11-25).
+        #expect(elapsed < .milliseconds(300) + .seconds(3), "the runner returns at the deadline, not later")
     }
 
     @Test("Termination stuck behind a hanging request ends at the runner's shutdown limit; exit 4")

@@ -1,0 +1,106 @@
+import Foundation
+import LifecycleCore
+import LifecycleHosting
+import LifecycleTesting
+import Synchronization
+import Testing
+
+@Suite("systemd notifications from the host runner, on a real datagram socket", .timeLimit(.minutes(1)))
+struct SystemdNotifierTests {
+    /// A runner of `Store` and `Server` that notifies `socket`, with a watchdog of `watchdogUSec`.
+    func setup(
+        _ socket: NotifySocket,
+        watchdogUSec: Int? = nil,
+        recording: Recording = Recording()
+    ) throws -> HostRunnerTests.Run {
+        var environment = ["NOTIFY_SOCKET": socket.name]
+        if let watchdogUSec { environment["WATCHDOG_USEC"] = "\(watchdogUSec)" }
+        return try HostRunnerTests().setup(
+            recording: recording,
+            runner: { configuration in
+                configuration.systemd = SystemdNotifier(environment: environment)
+            }
+        )
+    }
+
+    @Test("launch, SIGHUP and SIGTERM send READY, RELOADING with MONOTONIC_USEC then READY, and STOPPING")
+    func sequence() async throws {
+        let socket = try NotifySocket()
+        let run = try setup(socket)
+        let running = Task { await run.run() }
+        #expect(await socket.receive() == "STATUS=launching")
+        #expect(await socket.receive() == "READY=1\nSTATUS=serving")
+        run.signals.yield(.sighup)
+        let reloading = try #require(await socket.receive())
+        let lines = reloading.split(separator: "\n").map(String.init)
+        #expect(lines.first == "RELOADING=1")
+        #expect(lines.last == "STATUS=reloading on SIGHUP")
+        let micros = try #require(lines.dropFirst().first.flatMap { Int64($0.dropFirst("MONOTONIC_USEC=".count)) })
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        #expect(abs(Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1_000 - micros) < 5_000_000)
+        #expect(await socket.receive() == "READY=1\nSTATUS=serving")
+        run.signals.yield(.sigterm)
+        #expect(await socket.receive() == "STOPPING=1\nSTATUS=terminating on SIGTERM")
+        let status = await running.value
+        #expect(status.code == 0)
+        #expect(await socket.receive(timeout: .milliseconds(100)) == nil)
+    }
+
+    @Test("an abstract-namespace socket (@name) works; a SIGTERM during launch is STOPPING, never READY after")
+    func abstractNamespace() async throws {
+        let socket = try NotifySocket(abstract: true)
+        let run = try setup(socket)
+        run.signals.yield(.sigterm)
+        _ = await run.run()
+        var received: [String] = []
+        while let next = await socket.receive(timeout: .milliseconds(200)) { received.append(next) }
+        // The SIGTERM is handled during launch or right after it: READY=1 may come first, never after.
+        #expect(received.first == "STATUS=launching")
+        #expect(received.last == "STOPPING=1\nSTATUS=terminating on SIGTERM")
+        #expect(received.count == 2 || received == ["STATUS=launching", "READY=1\nSTATUS=serving", received.last!])
+    }
+
+    @Test("WATCHDOG=1 at half of WATCHDOG_USEC while the host is responsive, none while a hook blocks it")
+    func watchdog() async throws {
+        let socket = try NotifySocket()
+        let recording = Recording(holding: ["Store didEnterBackground"])
+        defer { recording.release() }
+        let run = try setup(socket, watchdogUSec: 200_000, recording: recording)
+        let running = Task { await run.run() }
+        #expect(await socket.receive() == "STATUS=launching")
+        #expect(await socket.receive() == "READY=1\nSTATUS=serving")
+        // Responsive: a ping every 100 ms. Counted over a second, so that a late test does not read pings
+        // queued in the socket as pings sent too fast.
+        try await Task.sleep(for: .seconds(1))
+        var pings = 0
+        while let ping = await socket.receive(timeout: .milliseconds(10)) {
+            #expect(ping == "WATCHDOG=1")
+            pings += 1
+        }
+        #expect((3...11).contains(pings), "a ping every 100 ms for a second: \(pings)")
+        // A hook that blocks the host: no ping while it does, even for several intervals.
+        run.signals.yield(.sigusr1)
+        await recording.waitUntilHeld()
+        _ = await socket.receive(timeout: .milliseconds(150))  // a ping already on its way, at most one
+        #expect(await socket.receive(timeout: .milliseconds(500)) == nil)
+        recording.release()
+        #expect(await socket.receive() == "WATCHDOG=1")
+        run.signals.yield(.sigterm)
+        _ = await running.value
+    }
+
+    @Test("without NOTIFY_SOCKET there is no notifier; WATCHDOG_PID of another process turns the watchdog off")
+    func environment() {
+        #expect(SystemdNotifier(environment: [:]) == nil)
+        #expect(SystemdNotifier(environment: ["NOTIFY_SOCKET": ""]) == nil)
+        #expect(
+            SystemdNotifier(environment: ["NOTIFY_SOCKET": "/run/x", "WATCHDOG_USEC": "4000000"])?.watchdogInterval
+                == .seconds(2)
+        )
+        let other = SystemdNotifier(
+            environment: ["NOTIFY_SOCKET": "/run/x", "WATCHDOG_USEC": "4000000", "WATCHDOG_PID": "\(getpid() + 1)"]
+        )
+        #expect(other != nil && other?.watchdogInterval == nil)
+    }
+}
