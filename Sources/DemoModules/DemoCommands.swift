@@ -6,6 +6,7 @@ public struct RunCommand: Route {
     public static let command: RouteCommand? = RouteCommand(
         "run",
         summary: "Drives the demo host through a whole lifecycle, printing every delivery",
+        options: moduleSwitchOptions,
         isDefault: true
     )
     public typealias Result = Int32
@@ -16,7 +17,8 @@ public struct RunCommand: Route {
 public struct PlanCommand: Route {
     public static let command: RouteCommand? = RouteCommand(
         "plan",
-        summary: "Prints the discovered modules, routes and the delivery order of every event; delivers nothing"
+        summary: "Prints the discovered modules, routes and the delivery order of every event; delivers nothing",
+        options: moduleSwitchOptions
     )
     public typealias Result = Int32
     public init(parameters: RouteParameters) {}
@@ -36,7 +38,7 @@ public struct ServeCommand: Route {
             ),
             .init("terminate-deadline", value: "SECONDS", summary: "the host's terminate deadline; default 10"),
             .init("slow-terminate", value: "SECONDS|forever", summary: "enables SlowShutdownModule"),
-        ]
+        ] + moduleSwitchOptions
     )
     public typealias Result = Int32
 
@@ -47,6 +49,14 @@ public struct ServeCommand: Route {
         signals = try parameters.get("signals", as: String.self)
     }
 }
+
+/// The options every command takes that switch modules off and on (`ModuleSwitches`; Docs/Modules.md): the
+/// host reads them itself when it is built, and `serve` reads the file again on SIGHUP.
+let moduleSwitchOptions: [RouteCommand.Option] = [
+    .init("modules-file", value: "PATH", summary: "a file of NAME = on|off lines; default LIFECYCLE_MODULES_FILE"),
+    .init("disable-module", value: "NAME", summary: "turns a module off (and the modules that depend on it)"),
+    .init("enable-module", value: "NAME", summary: "turns a module on over the environment and the file"),
+]
 
 /// Serves the demo's commands: each runs the host the router belongs to.
 public struct DemoCommandsModule: LifecycleModule, RouteServing {

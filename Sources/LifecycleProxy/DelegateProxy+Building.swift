@@ -1,25 +1,44 @@
 import LifecycleCore
 
 extension DelegateProxy {
-    /// Splits the manifest into the modules enabled with `options` and the disabled ones, with reasons.
+    /// Splits the manifest into the modules that are on and those that are off, with reasons: off in this
+    /// environment, switched off by `switches`, or depending on a module switched off (`offReasons`).
     static func gate(
         _ manifest: ModuleManifest,
-        options: LaunchOptions
-    ) -> (ModuleManifest, [(name: String, reason: String)]) {
+        options: LaunchOptions,
+        switches: ModuleSwitches
+    ) throws(ManifestError) -> (ModuleManifest, [(name: String, reason: String)]) {
         // Most manifests gate nothing: then the manifest is kept as it is, not copied entry by entry.
-        guard manifest.entries.contains(where: { $0.gated != nil }) else { return (manifest, []) }
+        guard !switches.switches.isEmpty || manifest.entries.contains(where: { $0.gated != nil }) else {
+            return (manifest, [])
+        }
+        let reasons: [String?]
+        do {
+            reasons = try offReasons(of: manifest.entries, options: options, switches: switches, quarantined: [:])
+        } catch {
+            throw invalidSwitches(error, manifest: manifest.name)
+        }
         var disabled: [(name: String, reason: String)] = []
         var enabled: [ModuleManifest.Entry] = []
-        for entry in manifest.entries {
-            if let gated = entry.gated,
-                let reason = gated.enablement(for: options).disabledReason
-            {
+        for (entry, reason) in zip(manifest.entries, reasons) {
+            if let reason {
                 disabled.append((entry.moduleName, reason))
             } else {
                 enabled.append(entry)
             }
         }
         return (ModuleManifest(name: manifest.name, entries: enabled, sourceModules: manifest.sourceModules), disabled)
+    }
+
+    /// The manifest error for switches that cannot be read or name no module.
+    static func invalidSwitches(_ error: ModuleSwitchesError, manifest: String) -> ManifestError {
+        ManifestError(
+            code: .invalidModuleSwitches,
+            modules: [],
+            underlyingErrors: [error],
+            description: "The module switches of manifest `\(manifest)` cannot be applied: \(error). No module was "
+                + "created."
+        )
     }
 
     /// Checks the manifest and returns its entries in delivery order (`dependencyOrder`): dependencies

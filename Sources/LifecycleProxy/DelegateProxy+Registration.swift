@@ -50,6 +50,13 @@ extension DelegateProxy {
                     + "a value in that range."
             )
         }
+        if let refusal = switchboard.refusal(of: name) {
+            throw ManifestError(
+                code: .moduleDisabled,
+                modules: [name],
+                description: "`\(name)` is \(refusal), so it cannot be registered. Nothing was created or delivered."
+            )
+        }
         if let gated = type as? any EnvironmentGatedModule.Type,
             let reason = gated.enablement(for: context.launchOptions).disabledReason
         {
@@ -127,7 +134,13 @@ extension DelegateProxy {
                     + "was delivered. Fix the initializer, or move fallible work into a launch hook."
             )
         }
-        let entry = ModuleManifest(name: "register(_:)", [type]).entries[0]
+        // A module of the catalog (switched back on, or released) keeps its entry: a generated manifest's
+        // declared hooks, and the dependencies its preparations added.
+        var board = switchboard
+        let known = board.catalog.firstIndex { ObjectIdentifier($0.type) == ObjectIdentifier(type) }
+        let entry = known.map { board.catalog[$0] } ?? ModuleManifest(name: "register(_:)", [type]).entries[0]
+        if known == nil { board.catalog.append(entry) }
+        board.disabled.removeAll { $0.name == name }
         let participant = Participant(name: name, priority: type.priority, id: nextID)
         let slots = modules + [ModuleSlot(entry: entry, instance: instance, participant: participant)]
         let order = try Self.dependencyOrder(of: slots.map(\.entry), manifest: "register(_:)").order
@@ -135,19 +148,22 @@ extension DelegateProxy {
             delegate: delegateSlot,
             modules: order.map { slots[$0] },
             nextID: nextID + 1,
-            disabled: disabledModules,
+            switchboard: board,
             context: context,
             preparations: preparations
         )
         return (proxy, participant)
     }
 
-    /// A proxy without the module `type`, and the participant it was.
+    /// A proxy without the module `type`, and the participant it was. With a `reason`, the module is only
+    /// switched off: it stays in the catalog, listed as disabled with the reason, and a reload can bring it
+    /// back; without one, it is gone.
     ///
     /// - Throws: ``ManifestError/Code/notAParticipant`` if `type` is not one of the modules, or
     ///   ``ManifestError/Code/requiredByOthers`` if a module that stays depends on it.
     func proxyRemoving(
-        _ type: any LifecycleModule.Type
+        _ type: any LifecycleModule.Type,
+        reason: String? = nil
     ) throws(ManifestError) -> (
         dispatcher: DelegateProxy, participant: Participant
     ) {
@@ -178,11 +194,18 @@ extension DelegateProxy {
         }
         var remaining = modules
         let removed = remaining.remove(at: position)
+        var board = switchboard
+        if let reason {
+            board.disabled.removeAll { $0.name == name }
+            board.disabled.append((name, reason))
+        } else {
+            board.catalog.removeAll { ObjectIdentifier($0.type) == key }
+        }
         let proxy = try DelegateProxy(
             delegate: delegateSlot,
             modules: remaining,
             nextID: nextID,
-            disabled: disabledModules,
+            switchboard: board,
             context: context,
             preparations: preparations
         )
@@ -199,9 +222,10 @@ extension DelegateProxy {
     }
 
     package func removing(
-        _ module: any LifecycleModule.Type
+        _ module: any LifecycleModule.Type,
+        reason: String?
     ) throws -> (dispatcher: any LifecycleDispatcher, participant: Participant) {
-        let (proxy, participant) = try proxyRemoving(module)
+        let (proxy, participant) = try proxyRemoving(module, reason: reason)
         return (proxy, participant)
     }
 

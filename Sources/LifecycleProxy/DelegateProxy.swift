@@ -30,8 +30,10 @@ public final class DelegateProxy: Sendable {
     public let participants: [Participant]
     /// The custom events at least one participant handles, in registration order.
     public let customEvents: [LifecycleEvent]
-    /// The manifest's modules that are disabled in this environment, with the reason, in manifest order.
-    public let disabledModules: [(name: String, reason: String)]
+    /// The manifest's modules that are off, with the reason, in manifest order: disabled in this environment
+    /// (`EnvironmentGatedModule`), switched off (`ModuleSwitches`), quarantined, or off because a
+    /// dependency is.
+    public var disabledModules: [(name: String, reason: String)] { switchboard.disabled }
     /// The context every participant receives.
     public let context: LifecycleContext
 
@@ -41,6 +43,8 @@ public final class DelegateProxy: Sendable {
     let modules: [ModuleSlot]
     /// The id the next registered module receives.
     let nextID: Int
+    /// Every module the host knows, on or off, and why those that are off are off.
+    let switchboard: Switchboard
 
     let willFinishLaunching: Implementers<any WillFinishLaunching, any SyncWillFinishLaunching>
     let setup: Implementers<any SetupStage, any SyncSetupStage>
@@ -89,7 +93,13 @@ public final class DelegateProxy: Sendable {
         // The whole manifest is validated first, so a disabled module cannot hide an error that would
         // appear in another environment.
         let whole = try Self.validatedOrder(of: manifest)
-        let (enabledManifest, disabled) = Self.gate(manifest, options: context.launchOptions)
+        let switches: ModuleSwitches
+        do {
+            switches = try ModuleSwitches.load(from: context.launchOptions)
+        } catch {
+            throw Self.invalidSwitches(error, manifest: manifest.name)
+        }
+        let (enabledManifest, disabled) = try Self.gate(manifest, options: context.launchOptions, switches: switches)
         let delivery = disabled.isEmpty ? whole : try Self.validatedOrder(of: enabledManifest, disabled: disabled)
         let ordered = delivery.entries
 
@@ -154,7 +164,12 @@ public final class DelegateProxy: Sendable {
             delegate: delegateSlot,
             modules: slots,
             nextID: nextID,
-            disabled: disabled,
+            switchboard: Switchboard(
+                catalog: manifest.entries,
+                switches: switches,
+                quarantined: [:],
+                disabled: disabled
+            ),
             context: context,
             preparations: manifest.preparations,
             dependencies: dependencies
@@ -167,7 +182,7 @@ public final class DelegateProxy: Sendable {
         delegate: DelegateSlot?,
         modules: [ModuleSlot],
         nextID: Int,
-        disabled: [(name: String, reason: String)],
+        switchboard: Switchboard,
         context: LifecycleContext,
         preparations: [any ManifestPreparation],
         dependencies known: (start: [Int], list: [Int])? = nil
@@ -176,7 +191,7 @@ public final class DelegateProxy: Sendable {
         self.delegateSlot = delegate
         self.modules = modules
         self.nextID = nextID
-        self.disabledModules = disabled
+        self.switchboard = switchboard
 
         // The participants: the delegate, then modules in delivery order; and their hooks, gathered per event,
         // declared by a generated manifest or found by runtime casts (see `ModuleHooks`).

@@ -25,6 +25,7 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
             case duplicateMessageHandler
             case invalidRoute
             case duplicateRoute
+            case invalidModuleSwitches
         }
 
         private let base: Base
@@ -68,6 +69,10 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
         /// Two routes match the same inputs (one pattern shape, or one command name), one route is served
         /// twice, or two commands are the default (LifecycleRouting).
         public static let duplicateRoute = Code(base: .duplicateRoute)
+        /// The module switches (`ModuleSwitches`: `--disable-module`, `LIFECYCLE_DISABLE_MODULES`, the modules
+        /// file) cannot be read, or name a module the manifest does not have; `underlyingErrors` holds the
+        /// `ModuleSwitchesError`.
+        public static let invalidModuleSwitches = Code(base: .invalidModuleSwitches)
         /// Something the manifest brings to every host failed to prepare it; `underlyingErrors` says what.
         public static let preparationFailed = Code(base: .preparationFailed)
 

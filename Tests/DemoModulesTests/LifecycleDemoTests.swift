@@ -267,7 +267,11 @@ struct LifecycleDemoTests {
             await LifecycleDemo.main(arguments: ["plan", "--fromat", "json"], console: typo, launchOptions: options)
                 == 64
         )
-        #expect(typo.transcript.last == "error: `plan` has no option --fromat. Usage: plan")
+        #expect(
+            typo.transcript.last
+                == "error: `plan` has no option --fromat. Usage: plan [--modules-file PATH] [--disable-module NAME] "
+                + "[--enable-module NAME]"
+        )
 
         let plan = DemoConsole(echo: false)
         #expect(await LifecycleDemo.main(arguments: ["plan"], console: plan, launchOptions: options) == 0)

@@ -247,3 +247,42 @@ struct ModulesGuideTests {
         #expect(host.configuration.timeoutPolicy == .degrade)
     }
 }
+
+// README: quarantine policy
+struct PaymentsModule: LifecycleModule, QuarantinePolicyModule {
+    static let priority: ModulePriority = .high
+    static let quarantinePolicy: QuarantinePolicy? = nil  // never quarantined: the service needs it
+    init(context: LifecycleContext) {}
+}
+// README: end
+
+@Suite("Docs/Modules.md and Docs/Failures.md: switches and quarantine")
+struct SwitchesGuideTests {
+    @Test("The reload example turns a module off and says why")
+    func reloadExample() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("modules-\(UUID()).conf").path
+        try "# nothing off\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let host = try ApplicationHost(
+            manifest: ModuleManifest([CacheModule.self, PaymentsModule.self]),
+            launchOptions: LaunchOptions(arguments: ["app", "--modules-file", file])
+        )
+        try await host.launch()
+        try "\n\(PaymentsModule.moduleName) = off\n".write(toFile: file, atomically: true, encoding: .utf8)
+        // README: reload modules
+        let changes = try await host.reloadModules()
+        print(changes)  // "off: ReportExporterModule (switched off by /etc/my-server/modules.conf:2)"
+        // README: end
+        #expect(changes.turnedOff.map(\.reason) == ["switched off by \(file):2"])
+        #expect(host.participants.map(\.name) == [CacheModule.moduleName])
+    }
+
+    @Test("The quarantine configuration example sets the policy")
+    func quarantineExample() throws {
+        // README: quarantine configuration
+        var configuration = ApplicationHost.Configuration()
+        configuration.quarantine = QuarantinePolicy(failures: 3, within: .seconds(30))  // nil: never
+        // README: end
+        #expect(configuration.quarantine == QuarantinePolicy(failures: 3, within: .seconds(30)))
+        #expect(PaymentsModule.quarantinePolicy == nil)
+    }
+}

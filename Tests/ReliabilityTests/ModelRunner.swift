@@ -393,6 +393,8 @@ enum ModelRunner {
             configuration = .init(onDelivery: { observer.record($0) }, onUnobservedError: { observer.unobserved($0) })
         }
         configuration.launchFailurePolicy = scenario.hostAborts ? .abort : .continue
+        // The reference model has no quarantine: its scripted modules fail on every call, on purpose.
+        configuration.quarantine = nil
         configuration.didFinishLaunchingWaitsForWarmUp = scenario.waitsForWarmUp
         return configuration
     }

@@ -38,6 +38,10 @@ public final class DeliveryJournal: Sendable {
         public let sender: String?
         /// Whether this is a message between modules rather than a lifecycle event.
         public let isMessage: Bool
+        /// For an entry that records a change rather than a hook call — a module switched off or on by a
+        /// reload (`switchedOff`, `switchedOn`), quarantined (`quarantined`) or released (`released`), named
+        /// by ``event`` — why; `nil` for hook calls. Such an entry has no duration.
+        public var note: String? = nil
     }
 
     /// One participant's total time over a set of events: a row of the launch profile.
@@ -63,6 +67,8 @@ public final class DeliveryJournal: Sendable {
         enum Receiver {
             case participant(LifecycleEvent, Participant, sender: Participant?)
             case planned(context: Int, position: Int)
+            /// A change to a participant, named; the record's `error` holds the note's text.
+            case note(String, Participant)
         }
 
         let sequence: Int
@@ -85,7 +91,7 @@ public final class DeliveryJournal: Sendable {
 
     /// A kept record with its receiver resolved, to build an entry from outside the lock.
     private typealias Resolved = (
-        record: Record, event: LifecycleEvent, participant: Participant, sender: Participant?
+        record: Record, event: String, isMessage: Bool, participant: Participant, sender: Participant?
     )
 
     private struct Storage {
@@ -103,10 +109,13 @@ public final class DeliveryJournal: Sendable {
         var inOrder: [Resolved] {
             (records[head...] + records[..<head]).map { record in
                 switch record.receiver {
-                case .participant(let event, let participant, let sender): return (record, event, participant, sender)
+                case .participant(let event, let participant, let sender):
+                    return (record, event.name, event.isMessage, participant, sender)
                 case .planned(let context, let position):
                     let context = contexts[context]!
-                    return (record, context.event, context.plan[position], nil)
+                    return (record, context.event.name, context.event.isMessage, context.plan[position], nil)
+                case .note(let name, let participant):
+                    return (record, name, false, participant, nil)
                 }
             }
         }
@@ -265,6 +274,18 @@ public final class DeliveryJournal: Sendable {
         }
     }
 
+    /// Records a change to `participant` that is not a hook call: `name` says what (`quarantined`), `text`
+    /// why. It takes its place in the journal's order, with no duration.
+    package func note(_ name: String, _ participant: Participant, _ text: String, at start: ContinuousClock.Instant) {
+        append(
+            .note(name, participant),
+            start: origin.duration(to: start),
+            duration: .zero,
+            result: nil,
+            error: JournalNote(text)
+        )
+    }
+
     /// Lets `source` keep the calls of a delivery until the journal takes them: before any other record,
     /// any read, and when the source is detached. So they keep their place in the journal's order, and
     /// nobody reading the journal misses one, while the delivery records each call without the
@@ -285,18 +306,21 @@ public final class DeliveryJournal: Sendable {
     }
 
     private func entry(_ resolved: Resolved) -> Entry {
-        let (record, event, participant, sender) = resolved
+        let (record, event, isMessage, participant, sender) = resolved
+        let isNote: Bool
+        if case .note = record.receiver { isNote = true } else { isNote = false }
         return Entry(
             sequence: record.sequence,
-            event: event.name,
+            event: event,
             participant: participant.name,
             priority: participant.priority?.rawValue,
             startMicroseconds: microseconds(record.start),
             durationMicroseconds: microseconds(record.duration),
             result: record.result,
-            error: record.error,
+            error: isNote ? nil : record.error,
             sender: sender?.name,
-            isMessage: event.isMessage
+            isMessage: isMessage,
+            note: isNote ? record.error : nil
         )
     }
 
@@ -338,7 +362,7 @@ public final class DeliveryJournal: Sendable {
     public func profile(for events: Set<LifecycleEvent> = []) -> [ProfileRow] {
         let names = Set(events.map(\.name))
         var rows: [String: (priority: Int?, total: Double, calls: Int, failures: Int)] = [:]
-        for entry in entries where names.isEmpty || names.contains(entry.event) {
+        for entry in entries where entry.note == nil && (names.isEmpty || names.contains(entry.event)) {
             var row = rows[entry.participant] ?? (entry.priority, 0, 0, 0)
             row.total += entry.durationMicroseconds
             row.calls += 1
@@ -411,4 +435,10 @@ package struct PendingCall: Sendable {
         self.result = result
         self.error = error
     }
+}
+
+/// The text of a journal note, carried where a record keeps an error's description.
+private struct JournalNote: Error, CustomStringConvertible {
+    let description: String
+    init(_ text: String) { description = text }
 }

@@ -68,10 +68,25 @@ package protocol LifecycleDispatcher: Sendable {
         _ module: any LifecycleModule.Type
     ) throws -> (dispatcher: any LifecycleDispatcher, participant: Participant)
     /// A dispatcher without `module`, and the participant it was. Throws if `module` is not a participant
-    /// or others depend on it.
+    /// or others depend on it. With a `reason`, the module is switched off rather than removed: it is listed
+    /// in ``disabledModules`` with the reason, and a later switch plan can bring it back.
     func removing(
-        _ module: any LifecycleModule.Type
+        _ module: any LifecycleModule.Type,
+        reason: String?
     ) throws -> (dispatcher: any LifecycleDispatcher, participant: Participant)
+    /// The switches the current participants were chosen with (``ModuleSwitches``).
+    var switches: ModuleSwitches { get }
+    /// What turning the modules to `switches` and `quarantined` (module-qualified name → why) takes. Throws
+    /// ``ModuleSwitchesError`` when a switch names no module.
+    func switchPlan(
+        switches: ModuleSwitches,
+        quarantined: [String: String]
+    ) throws(ModuleSwitchesError) -> ModuleSwitchPlan
+    /// This dispatcher with the plan's switches, quarantines and reasons recorded; the participants are
+    /// unchanged.
+    func applying(_ plan: ModuleSwitchPlan) throws -> any LifecycleDispatcher
+    /// The module type of `participant`, or `nil` for the program's delegate.
+    func moduleType(of participant: Participant) -> (any LifecycleModule.Type)?
     /// Tells what was built on the host (its manifest's preparations) that these participants are now the
     /// host's: called when the host is built and whenever it replaces its dispatcher.
     func didInstall()

@@ -25,6 +25,7 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
             case notReady
             case registrationFailed
             case removalFailed
+            case reconfigurationFailed
             case interrupted
         }
 
@@ -74,6 +75,10 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
         /// `remove(_:)` was refused: the module is not a participant, or modules that stay depend on it
         /// (``LifecycleError/underlyingError``). Nothing was delivered and nothing changed.
         public static let removalFailed = Code(base: .removalFailed)
+        /// `reloadModules(_:)` or `releaseQuarantine(_:)` was refused: the module switches cannot be read or
+        /// name no module (a ``ModuleSwitchesError`` in ``LifecycleError/underlyingError``), or the module is
+        /// not quarantined. Nothing was delivered and nothing changed.
+        public static let reconfigurationFailed = Code(base: .reconfigurationFailed)
 
         public var description: String { base.rawValue }
     }
@@ -105,6 +110,9 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
     /// For ``Code/registrationFailed`` after a catch-up: whether a timeout under `.fail`, rather than a
     /// hook that threw under `abort`, took the module out.
     public package(set) var catchUpTimedOut = false
+    /// For ``Code/hookFailed`` after `reloadModules(_:)` or `releaseQuarantine(_:)`: what changed all the
+    /// same.
+    public package(set) var moduleChanges: ModuleChanges?
     /// For ``Code/reentrantCall``: the event whose delivery was in progress.
     public let eventInProgress: LifecycleEvent?
     /// Where the failing host method was called.
@@ -226,6 +234,10 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
             return "\(request) failed while the module caught up with the host: "
                 + failures.map(\.description).joined(separator: "; ")
                 + ". \(cause) No other participant was affected and the host is still \(state). (at \(file):\(line))"
+        case .reconfigurationFailed:
+            return "\(request) was refused: \(underlyingError.map { "\($0)" } ?? "unknown reason") "
+                + "Nothing was delivered; the modules that were on stay on, and the host is still \(state). "
+                + "(at \(file):\(line))"
         case .removalFailed:
             return "\(request) was refused: \(underlyingError.map { "\($0)" } ?? "unknown reason") "
                 + "The module stays and the host is still \(state). (at \(file):\(line))"

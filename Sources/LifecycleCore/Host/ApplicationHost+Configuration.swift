@@ -75,6 +75,12 @@ extension ApplicationHost {
         /// ``LifecycleError/Code/deadlineExceeded``. 60 s by default; `nil` for none.
         public var terminateDeadline: Duration?
 
+        /// When a module whose hooks keep failing is quarantined: taken out of delivery, as a reload switching
+        /// it off would, until a reload or ``ApplicationHost/releaseQuarantine(_:file:line:)`` brings it back.
+        /// ``QuarantinePolicy/standard`` (5 failures within 60 s) by default; `nil` for never, unless a module
+        /// sets its own (``QuarantinePolicyModule``).
+        public var quarantine: QuarantinePolicy?
+
         /// Told about every hook call as it completes, with its duration and result.
         public var onDelivery: DeliveryObserver?
 
@@ -95,6 +101,7 @@ extension ApplicationHost {
             eventBudgets: [LifecycleEvent: Duration] = [:],
             timeoutPolicy: TimeoutPolicy = .degrade,
             terminateDeadline: Duration? = .seconds(60),
+            quarantine: QuarantinePolicy? = .standard,
             onDelivery: DeliveryObserver? = nil,
             journalCapacity: Int = 1_024,
             onUnobservedError: @escaping @Sendable (LifecycleError) -> Void = Configuration.writeToStandardError
@@ -106,6 +113,7 @@ extension ApplicationHost {
             self.eventBudgets = eventBudgets
             self.timeoutPolicy = timeoutPolicy
             self.terminateDeadline = terminateDeadline
+            self.quarantine = quarantine
             self.onDelivery = onDelivery
             self.journalCapacity = journalCapacity
             self.onUnobservedError = onUnobservedError

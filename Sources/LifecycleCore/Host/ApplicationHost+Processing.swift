@@ -22,6 +22,10 @@ extension ApplicationHost {
             return await runRegister(module.type, file: file, line: line).map { _ in () }
         case .remove(let module):
             return await runRemove(module.type, file: file, line: line)
+        case .reloadModules:
+            return await runReloadModules(nil, file: file, line: line).map { _ in () }
+        case .releaseQuarantine(let module):
+            return await runReleaseQuarantine(module.type, file: file, line: line).map { _ in () }
         case .custom, .idle, .waitTerminated:
             // A custom event travels its typed path (`deliverCustom`): `HostRequest.custom` only names it,
             // without the payload. Reached only when such a request is posted.

@@ -62,6 +62,8 @@ extension ApplicationHost {
         while let (job, token) = mailbox.next() {
             await Self.$currentJob.withValue(token) {
                 await job(self)
+                // A module that crossed its quarantine threshold leaves before the next request starts.
+                if quarantineLedger.hasDue { await quarantineDueModules() }
             }
         }
     }

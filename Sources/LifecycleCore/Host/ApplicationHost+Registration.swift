@@ -75,8 +75,11 @@ extension ApplicationHost {
         }
     }
 
+    /// Registers `module` and catches it up. `offReason`: what the module is listed as if its catch-up takes
+    /// it out again (a reload keeps it among the disabled modules then); `nil` drops it altogether.
     func runRegister(
         _ module: any LifecycleModule.Type,
+        offReason: String? = nil,
         file: String,
         line: Int
     ) async -> Result<Participant, LifecycleError> {
@@ -128,7 +131,7 @@ extension ApplicationHost {
             }
             // It failed its own launch: it cleans up itself, like launch's failing participant, and leaves
             // again. Nobody else saw it.
-            replaceDispatcher((try? added.dispatcher.removing(module).dispatcher) ?? before)
+            replaceDispatcher((try? added.dispatcher.removing(module, reason: offReason).dispatcher) ?? before)
             degradedModules.removeAll { $0 == participant }
             readiness.markGone(participant.id, in: state)
             var error = LifecycleError(
@@ -147,7 +150,14 @@ extension ApplicationHost {
             ? .success(participant) : .failure(hookFailed(request, failures, result: nil, file, line))
     }
 
-    func runRemove(_ module: any LifecycleModule.Type, file: String, line: Int) async -> Result<Void, LifecycleError> {
+    /// Takes `module` down and out. With a `reason`, it is switched off (listed among the disabled modules,
+    /// and a reload can bring it back) rather than removed.
+    func runRemove(
+        _ module: any LifecycleModule.Type,
+        reason: String? = nil,
+        file: String,
+        line: Int
+    ) async -> Result<Void, LifecycleError> {
         let request = HostRequest.remove(module)
         let state = currentState
         guard let teardown = HostStateMachine.transition(for: request, from: state) else {
@@ -155,7 +165,7 @@ extension ApplicationHost {
         }
         let removed: (dispatcher: any LifecycleDispatcher, participant: Participant)
         do {
-            removed = try dispatcher.removing(module)
+            removed = try dispatcher.removing(module, reason: reason)
         } catch {
             var refusal = LifecycleError(code: .removalFailed, request: request, state: state, file: file, line: line)
             refusal.underlyingError = error

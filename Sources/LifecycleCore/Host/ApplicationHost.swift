@@ -63,6 +63,10 @@ public actor ApplicationHost {
 
     /// Which participants have finished launching.
     nonisolated let readiness = Readiness()
+    /// The supervised delivery or warm-up stage in progress, for ``activity``.
+    nonisolated let activitySource = Locked<ActivitySource?>(nil)
+    /// Each module's recent failures, and the quarantined modules.
+    nonisolated let quarantineLedger = QuarantineLedger()
     /// The warm-up stage in progress, so terminate and rollback can stop it, and removal can take a
     /// module out of it.
     var warmUpControl: WarmUpControl?

@@ -21,6 +21,8 @@ public struct HostRequest: Sendable, Hashable, CustomStringConvertible {
         case custom(LifecycleEvent)
         case register(ModuleType)
         case remove(ModuleType)
+        case reloadModules
+        case releaseQuarantine(ModuleType)
         case idle
         case waitTerminated
     }
@@ -64,6 +66,14 @@ public struct HostRequest: Sendable, Hashable, CustomStringConvertible {
     /// `remove(_:)`: take the module of type `module` down from the host's state and drop it (see
     /// ``ApplicationHost/remove(_:file:line:)``). A module may post it for itself.
     public static func remove(_ module: any LifecycleModule.Type) -> Self { Self(.remove(ModuleType(type: module))) }
+    /// `reloadModules()`: read the module switches again and turn modules on and off to match (see
+    /// ``ApplicationHost/reloadModules(_:file:line:)``).
+    public static let reloadModules = Self(.reloadModules)
+    /// `releaseQuarantine(_:)`: bring a quarantined module back (see
+    /// ``ApplicationHost/releaseQuarantine(_:file:line:)``).
+    public static func releaseQuarantine(_ module: any LifecycleModule.Type) -> Self {
+        Self(.releaseQuarantine(ModuleType(type: module)))
+    }
     /// `send(_:)` of a custom event.
     package static func custom(_ event: LifecycleEvent) -> Self { Self(.custom(event)) }
 
@@ -71,7 +81,9 @@ public struct HostRequest: Sendable, Hashable, CustomStringConvertible {
     public var isTransition: Bool {
         switch kind {
         case .launch, .enterForeground, .enterBackground, .resignActive, .becomeActive, .terminate: return true
-        case .memoryWarning, .openURL, .custom, .register, .remove, .idle, .waitTerminated: return false
+        case .memoryWarning, .openURL, .custom, .register, .remove, .reloadModules, .releaseQuarantine, .idle,
+            .waitTerminated:
+            return false
         }
     }
 
@@ -89,6 +101,8 @@ public struct HostRequest: Sendable, Hashable, CustomStringConvertible {
         case .custom(let event): return "send(\(event.name))"
         case .register(let module): return "register(\(module.type.moduleName))"
         case .remove(let module): return "remove(\(module.type.moduleName))"
+        case .reloadModules: return "reloadModules()"
+        case .releaseQuarantine(let module): return "releaseQuarantine(\(module.type.moduleName))"
         case .idle: return "waitUntilIdle()"
         case .waitTerminated: return "waitUntilTerminated()"
         }

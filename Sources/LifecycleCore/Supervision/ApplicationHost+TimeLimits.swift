@@ -31,7 +31,9 @@ extension ApplicationHost {
         // An interruptible delivery (termination) is always supervised: the supervisor is what stops it.
         guard interruptible || deadline != nil || fallback != nil || Self.anyModuleBudget(dispatcher, plan, for: event)
         else {
-            return LimitedDelivery(outcome: await direct(), stopped: false, abandoned: [])
+            let outcome = await direct()
+            countTowardsQuarantine(outcome.failures)
+            return LimitedDelivery(outcome: outcome, stopped: false, abandoned: [])
         }
         // A hook's budget is looked up when the watchdog needs it: about once per event, not once per hook.
         let budgets = Budgets(plan: plan, event: event, fallback: fallback, dispatcher: dispatcher)
@@ -70,6 +72,8 @@ extension ApplicationHost {
                 journaling.journal.closeContext(journaling.context)
             }
         }
+        activitySource.withLock { $0 = .delivery(plan: plan, shared: shared) }
+        defer { activitySource.withLock { $0 = nil } }
         if interruptible {
             let interrupted = termination.withLock { control in
                 control.delivery = shared
@@ -163,6 +167,7 @@ extension ApplicationHost {
             failures: failures.map(\.1),
             delivered: shared.answeredCount + timeouts.count
         )
+        countTowardsQuarantine(outcome.failures)
         return LimitedDelivery(outcome: outcome, stopped: stopped, abandoned: abandoned, interrupted: interrupted)
     }
 

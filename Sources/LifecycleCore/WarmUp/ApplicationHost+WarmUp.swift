@@ -78,6 +78,8 @@ extension ApplicationHost {
             time: time
         )
         warmUpControl = control
+        if !background { activitySource.withLock { $0 = .warmUp(control) } }
+        defer { if !background { activitySource.withLock { $0 = nil } } }
         control.startReady()
 
         // Runners start dependents and report on their own; the stage handles what needs the host:
@@ -108,6 +110,7 @@ extension ApplicationHost {
         control.close()
         if warmUpControl === control { warmUpControl = nil }
         let (failures, stop) = control.outcome
+        countTowardsQuarantine(failures)
         let completed = stop == nil && !control.wasStoppedFromOutside
         return (failures, stop, completed)
     }

@@ -444,6 +444,13 @@ final class WarmUpControl: Sendable {
         launch(starts)
     }
 
+    /// The hooks in flight, in plan order, with when each started on the configured clock.
+    var inFlight: [(participant: Participant, start: Duration)] {
+        state.withLock { state in
+            state.running.indices.filter { state.running[$0] }.map { (plan[$0], state.started[$0]) }
+        }
+    }
+
     func hasLeft(_ position: Int) -> Bool { state.withLock { $0.left[position] } }
 
     var isStopped: Bool { state.withLock { $0.stopped } }
