@@ -25,11 +25,12 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0", traits: []),
     ],
     targets: [
-        // The library: `ApplicationHostService` and the logging bridge.
+        // The library: `ApplicationHostService`, `ReadinessDrainService` and the logging bridge.
         .target(
             name: "LifecycleServiceLifecycle",
             dependencies: [
                 .product(name: "LifecycleCore", package: "ModuleLifecycle"),
+                .product(name: "LifecycleHosting", package: "ModuleLifecycle"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -40,6 +41,7 @@ let package = Package(
             dependencies: [
                 .target(name: "LifecycleServiceLifecycle"),
                 .product(name: "LifecycleCore", package: "ModuleLifecycle"),
+                .product(name: "LifecycleHosting", package: "ModuleLifecycle"),
                 .product(name: "LifecycleProxy", package: "ModuleLifecycle"),
                 .product(name: "LifecycleRouting", package: "ModuleLifecycle"),
                 .product(name: "LifecycleScopes", package: "ModuleLifecycle"),
@@ -58,6 +60,7 @@ let package = Package(
                 // others run its binary.
                 .target(name: "service-lifecycle-example"),
                 .product(name: "LifecycleCore", package: "ModuleLifecycle"),
+                .product(name: "LifecycleHosting", package: "ModuleLifecycle"),
                 .product(name: "LifecycleProxy", package: "ModuleLifecycle"),
                 .product(name: "LifecycleRouting", package: "ModuleLifecycle"),
                 .product(name: "LifecycleTesting", package: "ModuleLifecycle"),

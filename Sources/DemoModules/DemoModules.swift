@@ -45,11 +45,15 @@ public struct ConfigurationModule: LifecycleModule, WillFinishLaunching, CustomE
     public static let priority: ModulePriority = .high + 1_000
     let services: DemoServices
     let environment: String
+    /// `LIFECYCLE_DEMO_HANG_ON_RELOAD=1`: the reload on SIGHUP never returns, holding the host, so the
+    /// watchdog's pings stop (`ServeProcessTests`).
+    let hangsOnReload: Bool
 
     public init(context: LifecycleContext) throws {
         services = try context.demoServices(for: Self.moduleName)
         environment =
             context.launchOptions.argument("--env") ?? context.launchOptions.environment["DEMO_ENV"] ?? "development"
+        hangsOnReload = context.launchOptions.environment["LIFECYCLE_DEMO_HANG_ON_RELOAD"] == "1"
     }
 
     public func willFinishLaunching(_ context: LifecycleContext) -> Bool {
@@ -64,7 +68,12 @@ public struct ConfigurationModule: LifecycleModule, WillFinishLaunching, CustomE
             return false
         }
         // What `lifecycle-demo serve` sends on SIGHUP (the runner's reload action).
-        handlers.on(ReloadRequested.self) { module, event, context in
+        handlers.on(ReloadRequested.self) { module, event, context async throws -> Bool in
+            if module.hangsOnReload {
+                module.services.console.write("    Configuration: reloading on \(event.signal) hangs (a day)")
+                // In a task the hook's budget cannot cancel: a hook stuck in a call that never answers.
+                await Task.detached { try? await Task.sleep(for: .seconds(86_400)) }.value
+            }
             module.services.console.write("    Configuration: reloaded on \(event.signal); nothing changed")
             try module.announce(ConfigurationChanged(reason: "\(event.signal)"), context)
             return false

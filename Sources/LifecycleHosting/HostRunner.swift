@@ -67,9 +67,10 @@ public struct HostRunner: Sendable {
         }
         // One request at a time, in the order the signals came. Not awaited at the end: a request whose hook
         // hangs must not keep the run from returning.
+        let report = configuration.report
         Task {
             for await request in requests {
-                input.yield(.completed(request, await request.perform(on: host)))
+                input.yield(.completed(request, await request.perform(on: host, report: report)))
             }
         }
         defer {
@@ -80,9 +81,11 @@ public struct HostRunner: Sendable {
         }
 
         var run = RunState()
+        let activity = reportActivity()
         defer {
             run.shutdownTimer?.cancel()
             run.watchdog?.cancel()
+            activity?.cancel()
         }
         switch host.state {
         case .notRunning:
@@ -119,21 +122,36 @@ public struct HostRunner: Sendable {
     private func notify(_ state: String) { configuration.systemd?.notify(state) }
 
     /// Pets the supervisor's watchdog every ``SystemdNotifier/watchdogInterval``, from READY=1 (before it,
-    /// systemd applies its start timeout instead) for as long as the host is responsive: each time, it first waits until the host has handled every request queued, so a host stuck
-    /// in a hook stops petting, and the supervisor restarts it.
+    /// systemd applies its start timeout instead) for as long as the host is responsive. It is a
+    /// ``HostLiveness`` probe of that interval, so an HTTP liveness endpoint and the watchdog share one
+    /// mechanism: each check waits until the host has handled every request queued, and sends `WATCHDOG=1`.
+    /// A host stuck in a hook stops petting, and the supervisor restarts it.
     private func petWatchdog() -> Task<Void, Never>? {
         guard let notifier = configuration.systemd, let interval = notifier.watchdogInterval else { return nil }
-        let host = self.host
+        let liveness = HostLiveness(host: host, interval: interval)
         return Task {
+            // Not inside a hook, so it does not throw; it returns when the run cancels it.
+            try? await liveness.run { notifier.notify("WATCHDOG=1") }
+        }
+    }
+
+    /// Tells the supervisor which module the host waits on, while a hook has run longer than
+    /// ``Configuration/statusInterval``: every interval, a `STATUS=` line from `ApplicationHost.activity`
+    /// ("launching: setup, waiting on DatabaseModule (3.0 s)"), so `systemctl status` shows why a start or
+    /// a stop takes long. Nothing when no supervisor listens.
+    private func reportActivity() -> Task<Void, Never>? {
+        guard let notifier = configuration.systemd else { return nil }
+        let host = self.host
+        let interval = configuration.statusInterval
+        return Task {
+            var last: String?
             while true {
-                do {
-                    try await Task.sleep(for: interval)
-                    try await host.waitUntilIdle()
-                } catch {
-                    return  // cancelled: the run is over
-                }
-                guard !Task.isCancelled else { return }
-                notifier.notify("WATCHDOG=1")
+                do { try await Task.sleep(for: interval) } catch { return }
+                let now = host.activity
+                guard now.waitingOn.contains(where: { $0.elapsed >= interval }) else { continue }
+                let line = "STATUS=\(now)"
+                if line != last { notifier.notify(line) }
+                last = line
             }
         }
     }
@@ -156,7 +174,17 @@ public struct HostRunner: Sendable {
                 if !run.terminating {
                     run.terminating = true
                     notify("STOPPING=1\nSTATUS=terminating on \(signal)")
-                    queue.yield(Request(.terminate))
+                    if let readiness = configuration.readiness {
+                        // Readiness turns 503 first; the modules go down once the load balancer had time to see it.
+                        readiness.beginDraining()
+                        let delay = configuration.drainDelay
+                        Task {
+                            try? await Task.sleep(for: delay)  // once, not in a loop: cancelled, it goes on at once
+                            queue.yield(Request(.terminate))
+                        }
+                    } else {
+                        queue.yield(Request(.terminate))
+                    }
                     let limit = effectiveShutdownLimit
                     run.shutdownTimer = Task {
                         do {
@@ -266,6 +294,17 @@ extension HostRunner {
         /// `WATCHDOG_USEC` while the host is responsive. Default: the process's `NOTIFY_SOCKET`, or `nil`
         /// (nothing is sent) when it is not set. Docs/Hosting.md has a unit file.
         public var systemd: SystemdNotifier?
+        /// Readiness to drain when a terminating signal arrives: ``HostReadiness/beginDraining()`` is called
+        /// first, then, ``drainDelay`` later, termination starts. Give it the probe an HTTP readiness
+        /// endpoint answers from, so a load balancer sees 503 while the server still serves. `nil` by default:
+        /// termination starts at once.
+        public var readiness: HostReadiness?
+        /// How long after draining began termination starts, when ``readiness`` is set: how often the load
+        /// balancer polls readiness, plus a margin. Counts towards ``shutdownLimit``. Zero by default.
+        public var drainDelay: Duration = .zero
+        /// How often the runner looks at what the host waits on, and how long a hook must have run before
+        /// the supervisor is told (`STATUS=`; see `ApplicationHost.activity`). One second by default.
+        public var statusInterval: Duration = .seconds(1)
 
         /// Creates a configuration.
         public init(
@@ -300,6 +339,8 @@ extension HostRunner {
         case ignored(UnixSignal, because: String)
         /// ``Configuration/shutdownLimit`` passed before `terminate()` returned.
         case shutdownLimitPassed(Duration)
+        /// A reload switched modules on or off (`ApplicationHost.reloadModules()`).
+        case modulesChanged(ModuleChanges)
         /// The run is over.
         case exiting(Exit)
 
@@ -312,6 +353,7 @@ extension HostRunner {
             case .handled(let signal, let action, let error?): return "handled \(signal): \(action) failed: \(error)"
             case .ignored(let signal, let reason): return "ignored \(signal): \(reason)"
             case .shutdownLimitPassed(let limit): return "shutdown limit of \(limit) passed"
+            case .modulesChanged(let changes): return "modules changed: \(changes)"
             case .exiting(let status): return status.description
             }
         }
@@ -368,14 +410,20 @@ extension HostRunner {
             self.cause = cause
         }
 
-        func perform(on host: ApplicationHost) async -> Result<Void, LifecycleError> {
+        func perform(
+            on host: ApplicationHost,
+            report: @Sendable (Report) -> Void
+        ) async -> Result<Void, LifecycleError> {
+            if case .reload(let signal) = kind {
+                return await reload(host, signal, report)
+            }
             do throws(LifecycleError) {
                 switch kind {
                 case .launch: try await host.launch()
                 case .terminate: try await host.terminate()
                 case .enterBackground: try await host.enterBackground()
                 case .enterForeground: try await host.enterForeground()
-                case .reload(let signal): try await host.send(ReloadRequested(signal: signal))
+                case .reload: break  // above
                 case .memoryWarning: try await host.receiveMemoryWarning()
                 }
                 return .success(())
@@ -383,6 +431,33 @@ extension HostRunner {
                 return .failure(error)
             }
         }
+    }
+}
+
+extension HostRunner.Request {
+    /// A reload: the module switches first (`ApplicationHost.reloadModules()`), so the modules
+    /// that are on afterwards receive ``ReloadRequested``, which is sent even when the switches could not
+    /// be read: a broken modules file must not keep the other modules from reloading. The first error is
+    /// the result.
+    fileprivate func reload(
+        _ host: ApplicationHost,
+        _ signal: UnixSignal,
+        _ report: @Sendable (HostRunner.Report) -> Void
+    ) async -> Result<Void, LifecycleError> {
+        var failure: LifecycleError?
+        do {
+            let changes = try await host.reloadModules()
+            if !changes.isEmpty { report(.modulesChanged(changes)) }
+        } catch {
+            failure = error
+            if let changes = error.moduleChanges, !changes.isEmpty { report(.modulesChanged(changes)) }
+        }
+        do {
+            _ = try await host.send(ReloadRequested(signal: signal))
+        } catch {
+            failure = failure ?? error
+        }
+        return failure.map { .failure($0) } ?? .success(())
     }
 }
 

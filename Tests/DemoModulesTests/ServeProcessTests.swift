@@ -89,6 +89,116 @@ struct ServeProcessTests {
         #expect(try await demo.exitStatus() == 0)
     }
 
+    @Test("Watchdog: pings at half WATCHDOG_USEC, none once a reload hook blocks the host; the shutdown limit ends it")
+    func watchdogStopsWhileAModuleBlocks() async throws {
+        let socket = try NotifySocket()
+        // The reload hangs; terminate deadline 0.5 s, so the runner's shutdown limit is 1.5 s.
+        let demo = try DemoProcess(
+            ["serve", "--terminate-deadline", "0.5"],
+            environment: [
+                "NOTIFY_SOCKET": socket.name, "WATCHDOG_USEC": "400000", "LIFECYCLE_DEMO_HANG_ON_RELOAD": "1",
+            ]
+        )
+        #expect(await socket.receive() == "STATUS=launching")
+        #expect(await socket.receive() == "READY=1\nSTATUS=serving")
+        // Responsive: a ping every 200 ms. Counted over 800 ms, from the pings queued in the socket, so a late
+        // test reads them late but cannot see them come faster than they were sent.
+        let counting = ContinuousClock.now
+        try await Task.sleep(for: .milliseconds(800))
+        var pings = 0
+        while let ping = await socket.receive(timeout: .milliseconds(10)) {
+            #expect(ping == "WATCHDOG=1")
+            pings += 1
+        }
+        let window = ContinuousClock.now - counting
+        #expect(pings >= 1, "at least one ping in \(window)")
+        #expect(pings <= Int(window / .milliseconds(200)) + 1, "no faster than one per 200 ms: \(pings) in \(window)")
+
+        // SIGHUP: the reload hook never returns. After RELOADING=1, at most one ping already on its way, then
+        // none for more than two intervals (systemd, with WatchdogSec=400 ms, would restart the service).
+        // `STATUS=` lines saying what the host waits on may come meanwhile; they are not pings.
+        demo.send(SIGHUP)
+        var reloading: String?
+        while reloading == nil, let next = await socket.receive() {
+            if next != "WATCHDOG=1" { reloading = next }
+        }
+        #expect(reloading?.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") == true)
+        try await demo.waitFor("    Configuration: reloading on SIGHUP hangs")
+        let quietUntil = ContinuousClock.now + .milliseconds(1_100)
+        var pingsWhileHung = 0
+        while ContinuousClock.now < quietUntil, let next = await socket.receive(timeout: quietUntil - .now) {
+            #expect(next == "WATCHDOG=1" || next.hasPrefix("STATUS="), "\(next)")
+            if next == "WATCHDOG=1" { pingsWhileHung += 1 }
+        }
+        #expect(pingsWhileHung <= 1, "1.1 s of a blocked host, over five intervals: \(pingsWhileHung) pings")
+
+        // SIGTERM queues behind the hung reload: STOPPING=1 at once, then the shutdown limit ends the run.
+        let signalled = ContinuousClock.now
+        demo.send(SIGTERM)
+        var stopping: String?
+        while stopping == nil, let next = await socket.receive() {
+            if !next.hasPrefix("STATUS=") { stopping = next }
+        }
+        #expect(stopping == "STOPPING=1\nSTATUS=terminating on SIGTERM")
+        let status = try await demo.exitStatus()
+        #expect(status == 4)
+        #expect(ContinuousClock.now - signalled < .seconds(4), "shutdown limit 1.5 s, plus time to exit")
+        #expect(demo.lines.contains("▶ runner: shutdown limit of 1.5 seconds passed"))
+        #expect(!demo.lines.contains("    Configuration: reloaded on SIGHUP; nothing changed"))
+    }
+
+    @Test(
+        "A modules file: SIGHUP switches a module off, then on again, in the running process; a broken one changes nothing"
+    )
+    func reloadSwitchesModules() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("modules-\(UUID()).conf").path
+        try "# every module on\n".write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let demo = try DemoProcess(["serve", "--modules-file", file, "--terminate-deadline", "5"])
+        try await demo.waitFor("▶ runner: launched; serving")
+
+        try "MetricsModule = off\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let off = demo.lines.count
+        demo.send(SIGHUP)
+        try await demo.waitFor("▶ runner: handled SIGHUP", after: off)
+        #expect(
+            demo.lines.dropFirst(off).contains(
+                "▶ runner: modules changed: off: DemoModules.MetricsModule (switched off by \(file):1)"
+            )
+        )
+        // Its teardown, to it alone, then the reload, to everyone else.
+        let afterOff = demo.deliveries(after: off)
+        #expect(afterOff.prefix(2) == ["didEnterBackground → MetricsModule", "willTerminate → MetricsModule"])
+        #expect(afterOff.dropFirst(2).allSatisfy { $0.hasPrefix("ReloadRequested → ") && !$0.hasSuffix("Metrics") })
+        #expect(demo.messages(after: off) == ["ConfigurationChanged → CacheWarmupModule"])
+
+        try "MetricsModule = on\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let on = demo.lines.count
+        demo.send(SIGHUP)
+        try await demo.waitFor("▶ runner: handled SIGHUP", after: on)
+        #expect(demo.lines.dropFirst(on).contains("▶ runner: modules changed: on: DemoModules.MetricsModule"))
+        #expect(demo.deliveries(after: on).first == "didBecomeActive → MetricsModule")
+        #expect(
+            demo.messages(after: on) == [
+                "ConfigurationChanged → CacheWarmupModule", "ConfigurationChanged → MetricsModule",
+            ]
+        )
+
+        try "MetricsModule = maybe\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let broken = demo.lines.count
+        demo.send(SIGHUP)
+        try await demo.waitFor("▶ runner: handled SIGHUP", after: broken)
+        #expect(
+            demo.lines.dropFirst(broken).contains {
+                $0.hasPrefix("▶ runner: handled SIGHUP: reload failed: reloadModules() was refused: \(file):1:")
+            }
+        )
+        #expect(demo.deliveries(after: broken).allSatisfy { $0.hasPrefix("ReloadRequested → ") })
+
+        demo.send(SIGTERM)
+        #expect(try await demo.exitStatus() == 0)
+    }
+
     @Test("A willTerminate that never returns: the process still exits at the deadline, with code 4")
     func hungModule() async throws {
         let demo = try DemoProcess(["serve", "--terminate-deadline", "1", "--slow-terminate", "forever"])

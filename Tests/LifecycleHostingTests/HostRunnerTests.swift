@@ -1,3 +1,4 @@
+import Foundation
 import LifecycleCore
 import LifecycleHosting
 import LifecycleProxy
@@ -153,10 +154,11 @@ struct HostRunnerTests {
     func setup(
         _ modules: [any LifecycleModule.Type] = [Store.self, Server.self],
         recording: Recording = Recording(),
+        arguments: [String] = [],
         host configure: (inout ApplicationHost.Configuration) -> Void = { _ in },
         runner: (inout HostRunner.Configuration) -> Void = { _ in }
     ) throws -> Run {
-        var options = LaunchOptions()
+        var options = LaunchOptions(arguments: arguments)
         options[RecordingKey.self] = recording
         var hostConfiguration = ApplicationHost.Configuration(onUnobservedError: { _ in })
         configure(&hostConfiguration)
@@ -218,6 +220,67 @@ struct HostRunnerTests {
         )
         #expect(run.reports.lines.last == "exit 0 (clean)")
         #expect(run.host.state == .terminated)
+    }
+
+    @Test("SIGHUP reads the modules file again: a module switched off is torn down, then the rest reload")
+    func reloadSwitchesModules() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("modules-\(UUID()).conf").path
+        try "Server = on\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let run = try setup(arguments: ["test", "--modules-file", file])
+        let running = Task { await run.run() }
+        await run.reports.waitFor("launched")
+
+        try "Server = off\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let before = run.recording.entries.count
+        run.signals.yield(.sighup)
+        await run.reports.waitFor("handled SIGHUP")
+        #expect(
+            Array(run.recording.entries.dropFirst(before)) == [
+                "willResignActive Server", "didEnterBackground Server", "willTerminate Server", "reload(HUP) Store",
+            ]
+        )
+        #expect(run.reports.lines.contains("modules changed: off: \(Server.moduleName) (switched off by \(file):1)"))
+
+        // A broken file changes nothing, is reported, and the modules that are on still reload.
+        try "Server maybe\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let beforeBroken = run.recording.entries.count
+        run.signals.yield(.sighup)
+        await run.reports.waitFor("handled SIGHUP: reload failed")
+        #expect(Array(run.recording.entries.dropFirst(beforeBroken)) == ["reload(HUP) Store"])
+        #expect(
+            run.reports.lines.contains {
+                $0.hasPrefix("handled SIGHUP: reload failed: reloadModules() was refused: \(file):1")
+            }
+        )
+        #expect(run.host.participants.map(\.name) == [Store.moduleName])
+
+        run.signals.yield(.sigterm)
+        #expect(await running.value.reason == .clean)
+    }
+
+    @Test("With readiness to drain, SIGTERM turns it unready first, and terminates after the drain delay")
+    func drainsBeforeTerminating() async throws {
+        let recording = Recording()
+        let run = try setup(recording: recording)
+        let readiness = HostReadiness(host: run.host)
+        var configuration = run.runner.configuration
+        configuration.readiness = readiness
+        configuration.drainDelay = .milliseconds(300)
+        let runner = HostRunner(host: run.host, configuration: configuration)
+        let running = Task { await runner.run(signals: run.stream) }
+        await run.reports.waitFor("launched")
+        #expect(await readiness.health().isReady)
+
+        run.signals.yield(.sigterm)
+        await run.reports.waitFor("received SIGTERM")
+        let draining = await readiness.health()
+        #expect(draining.isDraining && !draining.isReady)
+        // Still serving during the delay: the modules have not been told anything.
+        #expect(run.host.state == .active)
+        #expect(!recording.entries.contains { $0.hasPrefix("willTerminate") })
+
+        #expect(await running.value.reason == .clean)
+        #expect(recording.entries.suffix(2) == ["willTerminate Server", "willTerminate Store"])
     }
 
     @Test("The mapping is configuration: job control moves the host with TSTP and CONT; USR1 is not handled")

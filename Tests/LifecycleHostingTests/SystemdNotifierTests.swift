@@ -11,7 +11,8 @@ struct SystemdNotifierTests {
     func setup(
         _ socket: NotifySocket,
         watchdogUSec: Int? = nil,
-        recording: Recording = Recording()
+        recording: Recording = Recording(),
+        statusInterval: Duration = .seconds(60)
     ) throws -> HostRunnerTests.Run {
         var environment = ["NOTIFY_SOCKET": socket.name]
         if let watchdogUSec { environment["WATCHDOG_USEC"] = "\(watchdogUSec)" }
@@ -19,6 +20,8 @@ struct SystemdNotifierTests {
             recording: recording,
             runner: { configuration in
                 configuration.systemd = SystemdNotifier(environment: environment)
+                // Long by default, so that a slow machine's held hooks add no STATUS line to exact sequences.
+                configuration.statusInterval = statusInterval
             }
         )
     }
@@ -88,6 +91,29 @@ struct SystemdNotifierTests {
         #expect(await socket.receive() == "WATCHDOG=1")
         run.signals.yield(.sigterm)
         _ = await running.value
+    }
+
+    @Test("While a launch hook runs long, STATUS names the stage and the module the host waits on")
+    func statusNamesTheModule() async throws {
+        let socket = try NotifySocket()
+        let recording = Recording(holding: ["Store didFinishLaunching"])
+        defer { recording.release() }
+        let run = try setup(socket, recording: recording, statusInterval: .milliseconds(50))
+        let running = Task { await run.run() }
+        #expect(await socket.receive() == "STATUS=launching")
+        await recording.waitUntilHeld()
+        let waiting = try #require(await socket.receive())
+        #expect(waiting.hasPrefix("STATUS=launching: didFinishLaunching, waiting on Store ("), "\(waiting)")
+        #expect(waiting.hasSuffix(" s)"))
+        recording.release()
+        // Every line until READY names the same wait, with its time; then the host serves.
+        var next = try #require(await socket.receive())
+        while next.hasPrefix("STATUS=launching: didFinishLaunching, waiting on Store (") {
+            next = try #require(await socket.receive())
+        }
+        #expect(next == "READY=1\nSTATUS=serving")
+        run.signals.yield(.sigterm)
+        #expect(await running.value.code == 0)
     }
 
     @Test("without NOTIFY_SOCKET there is no notifier; WATCHDOG_PID of another process turns the watchdog off")

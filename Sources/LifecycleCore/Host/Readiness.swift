@@ -57,6 +57,17 @@ final class Readiness: Sendable {
         }
     }
 
+    /// Of `ids`, those not ready now, in the order given: not through their last launch stage, pending
+    /// after a late registration, gone, or unready because launch failed. For ``ApplicationHost/health()``.
+    func notReady(among ids: [Int]) -> [Int] {
+        state.withLock { state in
+            ids.filter { id in
+                if case .ready = state.outcome(for: id) { return false }
+                return true
+            }
+        }
+    }
+
     func markReady(_ index: Int) {
         resume { state in
             state.ready.insert(index)

@@ -49,6 +49,8 @@ extension LifecycleContext {
 }
 
 /// Provides the store as a service; opens it in setup, fills it in warm-up, and closes it in willTerminate.
+/// `--warm-up-delay <ms>` makes the warm-up take that much longer: a slow launch, during which the server
+/// already listens and `/health/ready` answers 503.
 ///
 /// The `/items` route resolves and reads the store, so no request may still be running when
 /// `willTerminate` closes it: the ServiceGroup lists the host first, so the server drains before the host
@@ -56,9 +58,11 @@ extension LifecycleContext {
 struct StoreModule: LifecycleModule, ServiceProvidingModule, SetupStage, WarmUpStage, WillTerminate {
     static let priority: ModulePriority = .high
     let services: ExampleServices
+    let warmUpDelay: Duration
 
     init(context: LifecycleContext) throws {
         services = try context.exampleServices(for: Self.self)
+        warmUpDelay = .milliseconds(context.launchOptions.argument("--warm-up-delay").flatMap { Int($0) } ?? 0)
     }
 
     static func provideServices(_ services: inout ServiceProvisions) {
@@ -71,6 +75,10 @@ struct StoreModule: LifecycleModule, ServiceProvidingModule, SetupStage, WarmUpS
     }
 
     func warmUp(_ context: LifecycleContext) async throws {
+        if warmUpDelay > .zero {
+            services.transcript.write("store: warming up for \(warmUpDelay)")
+            try await Task.sleep(for: warmUpDelay)
+        }
         try await context.services.require(Store.self).fill(count: 100)
         services.transcript.write("store: filled")
     }

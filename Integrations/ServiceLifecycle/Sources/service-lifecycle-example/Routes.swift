@@ -1,13 +1,15 @@
 import Hummingbird
+import LifecycleCore
 import LifecycleScopes
 import LifecycleServices
 
-/// The example's routes, each run in a request scope by ``RequestScopeMiddleware``, which comes first.
+/// The example's routes: first the health probes (``HealthEndpoints``), outside any middleware; then
+/// ``LaunchGate``, which answers 503 until the host has launched; then the routes, each run in a request
+/// scope by ``RequestScopeMiddleware``.
 ///
 /// - `GET /items/{id}?delay={ms}` reads item `id` from the store, waits `ms` milliseconds, reads it
 ///   again, and answers `item {id}: {value}`. The transcript gets `request items/{id} started` and
 ///   `request items/{id} completed`.
-/// - `GET /health` answers `ok`.
 /// - `GET /scopes` answers the scopes in flight as JSON (``ScopesReport``): the sessions, and the request
 ///   scopes of the requests being answered, its own among them.
 ///
@@ -16,10 +18,14 @@ import LifecycleServices
 func makeRouter(
     services: ExampleServices,
     resolver: ServiceResolver,
-    scopes: ScopeRegistry
+    scopes: ScopeRegistry,
+    health: HealthEndpoints,
+    host: ApplicationHost
 ) -> Router<BasicRequestContext> {
     let router = Router()
-    // Before the routes: a middleware applies to the routes added after it.
+    // A middleware applies to the routes added after it: the probes, added first, pass through none.
+    health.register(on: router)
+    router.add(middleware: LaunchGate(host: host))
     router.add(
         middleware: RequestScopeMiddleware(
             scopes: scopes,
@@ -27,7 +33,6 @@ func makeRouter(
             transcript: services.transcript
         )
     )
-    router.get("health") { _, _ in "ok\n" }
     router.get("scopes") { _, _ in AdminEndpoint.json(ScopesReport(scopes), status: .ok) }
     router.get("items/:id") { request, context -> String in
         let id = try context.parameters.require("id")

@@ -73,17 +73,17 @@ struct AdminEndpointTests {
     }
 
     /// Starts the example on a free port, with `arguments` and `ADMIN_TOKEN` set to `adminToken` (`nil`
-    /// removes it), and waits until it listens.
+    /// removes it), and waits until it serves.
     func start(arguments: [String] = [], adminToken: String?) async throws -> Server {
         let example = try ExampleProcess(
             arguments: ["--port", "0"] + arguments,
             environment: ["ADMIN_TOKEN": adminToken]
         )
-        let listening = try #require(
-            await example.waitForLine { $0.hasPrefix("listening 127.0.0.1:") },
-            "the server never listened. Standard error:\n\(example.standardError)"
+        let port = try #require(
+            await example.waitUntilServing(),
+            "the server never served. Standard error:\n\(example.standardError)"
         )
-        return Server(example: example, port: try #require(Int(listening.split(separator: ":").last ?? "")))
+        return Server(example: example, port: port)
     }
 
     func decode<T: Decodable>(_ type: T.Type, _ answer: HTTPExchange) throws -> T {

@@ -89,6 +89,15 @@ final class ExampleProcess: Sendable {
         return transcript.first(where: condition)
     }
 
+    /// Waits until the server listens and the host has launched (`host: ready`: before it, every route but
+    /// the health probes answers 503); returns the port, or `nil` after `timeout`.
+    func waitUntilServing(timeout: Duration = .seconds(60)) async -> Int? {
+        guard let listening = await waitForLine(timeout: timeout, where: { $0.hasPrefix("listening 127.0.0.1:") }),
+            await waitForLine(timeout: timeout, where: { $0 == "host: ready" }) != nil
+        else { return nil }
+        return Int(listening.split(separator: ":").last ?? "")
+    }
+
     /// Waits until every line in `expected` was written; `false` after `timeout`.
     func waitForLines(_ expected: [String], timeout: Duration = .seconds(60)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
@@ -131,8 +140,13 @@ struct HTTPExchange: Sendable {
     var body = ""
     /// What went wrong at the socket level, if anything.
     var failure: String?
+    /// How many bytes of the answer arrived.
+    var received = 0
     /// When the answer was complete.
     var finished = ContinuousClock.now
+
+    /// Whether the connection was refused: nothing listened on the port.
+    var wasRefused: Bool { failure == "connect: errno \(ECONNREFUSED)" }
 
     /// Whether the body is as long as `Content-Length` says.
     var isComplete: Bool {
@@ -170,7 +184,9 @@ struct HTTPExchange: Sendable {
         }
     }
 
-    private static func requestBlocking(
+    /// ``request(_:port:path:headers:timeoutSeconds:)`` on the calling thread, which it blocks: for a
+    /// thread of the test's own.
+    static func requestBlocking(
         _ method: String,
         port: Int,
         path: String,
@@ -196,7 +212,7 @@ struct HTTPExchange: Sendable {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { return HTTPExchange(failure: "connect: errno \(errno)") }
+        guard connected == 0 else { return HTTPExchange(failure: "connect: errno \(errno)", finished: .now) }
         let fields = headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)\r\n" }.joined()
         let requestHead = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\(fields)\r\n"
         let request = Array(requestHead.utf8)
@@ -215,6 +231,7 @@ struct HTTPExchange: Sendable {
             received += buffer[0..<count]
         }
         exchange.finished = .now
+        exchange.received = received.count
         let text = String(decoding: received, as: UTF8.self)
         guard let headerEnd = text.range(of: "\r\n\r\n") else {
             exchange.failure = exchange.failure ?? "no complete header in \(received.count) bytes"

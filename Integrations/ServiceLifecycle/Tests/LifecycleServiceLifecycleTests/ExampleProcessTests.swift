@@ -23,11 +23,10 @@ struct ExampleProcessTests {
     @Test("SIGTERM with requests in flight: each is answered in full before the store closes; exit 0")
     func sigtermDrainsRequestsBeforeTheModulesTerminate() async throws {
         let example = try ExampleProcess(arguments: ["--port", "0"])
-        let listening = try #require(
-            await example.waitForLine { $0.hasPrefix("listening 127.0.0.1:") },
-            "the server never listened. Standard error:\n\(example.standardError)"
+        let port = try #require(
+            await example.waitUntilServing(),
+            "the server never served. Standard error:\n\(example.standardError)"
         )
-        let port = try #require(Int(listening.split(separator: ":").last ?? ""))
 
         // Two quick requests, answered before the shutdown, then four slow ones still running at SIGTERM:
         // the shortest takes 3 s, so a loaded machine has time to start all four before the signal.
@@ -75,7 +74,7 @@ struct ExampleProcessTests {
             #expect(completed < closing, "items/\(item) completed before the store closed. \(context)")
         }
 
-        // The whole lifecycle, in order, and the server listened only once launch was through.
+        // The whole lifecycle, in order, and the first request came once launch was through.
         #expect(
             transcript.filter { $0.hasPrefix("lifecycle ") } == [
                 "lifecycle setup ServiceRegistryModule",
@@ -92,9 +91,14 @@ struct ExampleProcessTests {
             "\(context)"
         )
         let active = try #require(transcript.firstIndex(of: "lifecycle didBecomeActive TrafficModule"))
-        let listened = try #require(transcript.firstIndex(of: listening))
+        let listened = try #require(transcript.firstIndex { $0.hasPrefix("listening 127.0.0.1:") })
+        let ready = try #require(transcript.firstIndex(of: "host: ready"))
         let firstRequest = try #require(transcript.firstIndex { $0.hasPrefix("request ") })
-        #expect(active < listened && listened < firstRequest, "\(context)")
+        #expect(active < ready && ready < firstRequest && listened < firstRequest, "\(context)")
+        // Drained before anything stopped: readiness first, then the server, then the modules.
+        let draining = try #require(transcript.firstIndex(of: "readiness: draining"), "\(context)")
+        let stopped = try #require(transcript.firstIndex(of: "server: stopped"), "\(context)")
+        #expect(draining < stopped && stopped < resigning, "\(context)")
         #expect(transcript.contains("traffic: 6 requests answered"), "\(context)")
         #expect(transcript.contains("store: closed with 100 items"), "\(context)")
         // Each drained request's scope ended with it: nothing is in flight after the shutdown.

@@ -42,14 +42,13 @@ struct RequestScopeTests {
         let example: ExampleProcess
         let port: Int
 
-        /// Starts the example on a free port and waits until it listens.
+        /// Starts the example on a free port and waits until it serves.
         init() async throws {
             example = try ExampleProcess(arguments: ["--port", "0"])
-            let listening = try #require(
-                await example.waitForLine { $0.hasPrefix("listening 127.0.0.1:") },
-                "the server never listened. Standard error:\n\(example.standardError)"
+            port = try #require(
+                await example.waitUntilServing(),
+                "the server never served. Standard error:\n\(example.standardError)"
             )
-            port = try #require(Int(listening.split(separator: ":").last ?? ""))
         }
 
         /// Sends `method path`, in session `session` if given.
@@ -111,11 +110,11 @@ struct RequestScopeTests {
     func everyRequestIsTimedAndAudited() async throws {
         let server = try await Server()
         let requests: [(method: String, path: String, status: Int)] = [
-            ("GET", "/health", 200),
+            ("GET", "/items/6", 200),
             ("GET", "/items/5", 200),
             ("GET", "/items/999", 404),  // the handler throws HTTPError(.notFound)
             ("GET", "/nowhere", 404),  // no route: the middleware still wraps it
-            ("POST", "/health", 404),  // no route for the method
+            ("POST", "/items/6", 404),  // no route for the method
             ("GET", "/admin/modules", 401),  // the admin API, refused by its interceptor
         ]
         for (method, path, status) in requests {
