@@ -142,6 +142,10 @@ struct ModuleSwitchingTests {
             arguments: ["--modules-file", file.path]
         )
         try await host.launch()
+        // An unchanged file changes nothing and delivers nothing.
+        let entries = script.journal.entries.count
+        #expect(try await host.reloadModules().isEmpty)
+        #expect(script.journal.entries.count == entries)
 
         try file.write("Database = off\n")
         var before = script.journal.entries.count

@@ -150,6 +150,12 @@ extension ApplicationHost {
         var plan: ModuleSwitchPlan
         do {
             plan = try dispatcher.switchPlan(switches: switches, quarantined: quarantineLedger.reasons)
+            // A reload that changes nothing (most SIGHUPs) rebuilds nothing and tells the preparations nothing.
+            if plan.off.isEmpty, plan.on.isEmpty, dispatcher.switches == plan.switches,
+                dispatcher.disabledModules.elementsEqual(plan.disabled, by: { $0 == $1 })
+            {
+                return .success(ModuleChanges())
+            }
             // Recorded first, so a registration in between is judged against the new switches.
             replaceDispatcher(try dispatcher.applying(plan))
         } catch {
