@@ -50,9 +50,15 @@ public struct ServeCommand: Route {
     }
 }
 
-/// The options every command takes that switch modules off and on (`ModuleSwitches`; Docs/Modules.md): the
-/// host reads them itself when it is built, and `serve` reads the file again on SIGHUP.
+/// The options every command takes that choose the modules: the launch profile (`EnvironmentGatedModule`)
+/// and the switches that turn modules off and on (`ModuleSwitches`; Docs/Modules.md). The host reads them
+/// itself when it is built, and `serve` reads the modules file again on SIGHUP.
 let moduleSwitchOptions: [RouteCommand.Option] = [
+    .init(
+        "profile",
+        value: "NAME",
+        summary: "the launch profile (production enables AuditLogModule); default LIFECYCLE_PROFILE"
+    ),
     .init("modules-file", value: "PATH", summary: "a file of NAME = on|off lines; default LIFECYCLE_MODULES_FILE"),
     .init("disable-module", value: "NAME", summary: "turns a module off (and the modules that depend on it)"),
     .init("enable-module", value: "NAME", summary: "turns a module on over the environment and the file"),

@@ -37,7 +37,9 @@ public enum LifecycleDemo {
     /// - Parameters:
     ///   - arguments: The command line without the program's name.
     ///   - manifest: The modules to run. `lifecycle-demo` passes its generated `ModuleManifest.discovered`.
-    /// - Returns: The command's exit code; 64 for a command line the routes do not accept.
+    /// - Returns: The command's exit code; 64 for a command line the routes do not accept, a bad
+    ///   `--terminate-deadline`, or module switches that cannot be read or name no module (see
+    ///   ``helpEpilogue`` for every code).
     public static func main(
         arguments: [String],
         console: DemoConsole,
@@ -55,17 +57,23 @@ public enum LifecycleDemo {
             )
             return 64
         }
-        guard
-            let host = makeHost(
+        let host: ApplicationHost
+        do {
+            host = try buildHost(
                 console: console,
                 manifest: manifest,
                 launchOptions: launchOptions,
                 terminateDeadline: deadline
-            ),
-            let router = host.router
-        else { return 1 }
+            )
+        } catch {
+            console.write("error: \(error)")
+            // Switches that cannot be read, or name no module, are a command line (or environment) to fix.
+            return error.code == .invalidModuleSwitches ? 64 : 1
+        }
+        guard let router = host.router else { return 1 }
         if let help = router.help(for: arguments, program: "lifecycle-demo") {
             console.write(help)
+            if arguments.first == "--help" || arguments.first == "-h" { console.write(helpEpilogue) }
             return 0
         }
         do {
@@ -204,12 +212,53 @@ public enum LifecycleDemo {
         return 0
     }
 
+    /// What `lifecycle-demo --help` adds after the commands: the environment it reads and its exit codes,
+    /// the same table as Docs/Hosting.md's "Exit codes" (a test compares the two).
+    static let helpEpilogue = """
+
+        Environment:
+          LIFECYCLE_SIGNALS          serve's signal map, as "TERM=terminate HUP=reload" (--signals wins)
+          LIFECYCLE_MODULES_FILE     a file of NAME = on|off lines, read again on SIGHUP (--modules-file wins)
+          LIFECYCLE_DISABLE_MODULES  modules to turn off, comma-separated (--disable-module wins)
+          LIFECYCLE_ENABLE_MODULES   modules to turn on, comma-separated (--enable-module wins)
+          LIFECYCLE_PROFILE          the launch profile, as production (--profile wins)
+          NOTIFY_SOCKET              serve tells systemd READY, RELOADING, STOPPING, STATUS through it
+          WATCHDOG_USEC              serve pets systemd's watchdog every half of it
+
+        Exit codes:
+          0        clean: the host terminated and every willTerminate hook returned
+          1        terminate failed: willTerminate hooks threw; or run: a step did not behave as documented
+          3        launch failed: launch aborted, or the host was already terminated
+          4        deadline exceeded: termination ran past a time limit
+          64       usage: a command line, signal map or module switch that cannot be used; nothing ran
+          128 + n  interrupted: signal n cut termination short (130 for a second SIGINT)
+        """
+
     static func makeHost(
         console: DemoConsole,
         manifest: ModuleManifest,
         launchOptions: LaunchOptions,
         terminateDeadline: Duration? = .seconds(60)
     ) -> ApplicationHost? {
+        do {
+            return try buildHost(
+                console: console,
+                manifest: manifest,
+                launchOptions: launchOptions,
+                terminateDeadline: terminateDeadline
+            )
+        } catch {
+            console.write("error: \(error)")
+            return nil
+        }
+    }
+
+    static func buildHost(
+        console: DemoConsole,
+        manifest: ModuleManifest,
+        launchOptions: LaunchOptions,
+        terminateDeadline: Duration? = .seconds(60)
+    ) throws(ManifestError) -> ApplicationHost {
         var options = launchOptions
         options[DemoServicesKey.self] = DemoServices(console: console)
         options[DemoManifestKey.self] = manifest
@@ -219,18 +268,13 @@ public enum LifecycleDemo {
                 console.write((record.error == nil ? "  ✓ " : "  ✗ ") + describe(record))
             }
         )
-        do {
-            return try ApplicationHost(
-                // A job's end may take 5 seconds; the job actions themselves are discovered.
-                manifest: manifest.withScopes(endBudget: .seconds(5)),
-                delegate: DemoAppDelegate(console: console),
-                launchOptions: options,
-                configuration: configuration
-            )
-        } catch {
-            console.write("error: \(error)")
-            return nil
-        }
+        return try ApplicationHost(
+            // A job's end may take 5 seconds; the job actions themselves are discovered.
+            manifest: manifest.withScopes(endBudget: .seconds(5)),
+            delegate: DemoAppDelegate(console: console),
+            launchOptions: options,
+            configuration: configuration
+        )
     }
 
     static func printPlan(of host: ApplicationHost, to console: DemoConsole) {

@@ -1,4 +1,5 @@
 import DemoModules
+import Foundation
 import LifecycleCore
 import LifecycleProxy
 import LifecycleTesting
@@ -243,6 +244,53 @@ struct LifecycleDemoTests {
         #expect(lines[active...].contains("  = handled true"))
     }
 
+    @Test("--help lists the environment and the exit codes, the same codes as Docs/Hosting.md's table")
+    func helpListsExitCodes() async throws {
+        let console = DemoConsole(echo: false)
+        let options = LaunchOptions(arguments: ["lifecycle-demo", "--help"])
+        #expect(await LifecycleDemo.main(arguments: ["--help"], console: console, launchOptions: options) == 0)
+        let help = console.transcript.joined(separator: "\n")
+        for variable in [
+            "LIFECYCLE_SIGNALS", "LIFECYCLE_MODULES_FILE", "LIFECYCLE_DISABLE_MODULES", "LIFECYCLE_ENABLE_MODULES",
+            "LIFECYCLE_PROFILE", "NOTIFY_SOCKET", "WATCHDOG_USEC",
+        ] {
+            #expect(help.contains("\n  \(variable) "), "\(variable)")
+        }
+        // The codes --help lists, in order, against the first column of the table in Docs/Hosting.md.
+        let listed = help.components(separatedBy: "Exit codes:\n").last?.split(separator: "\n").compactMap { line in
+            line.hasPrefix("  ") ? line.dropFirst(2).components(separatedBy: "  ").first : nil
+        }
+        let hosting = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+                "../../Docs/Hosting.md"
+            ),
+            encoding: .utf8
+        )
+        let table = try #require(hosting.components(separatedBy: "### Exit codes\n").last)
+        let documented = table.split(separator: "\n").prefix { !$0.hasPrefix("#") }.compactMap { row -> String? in
+            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard row.hasPrefix("| "), let code = cells.first, code != "code", !code.hasPrefix("---") else {
+                return nil
+            }
+            return code
+        }
+        #expect(documented == ["0", "1", "3", "4", "64", "128 + n"])
+        #expect(listed == documented)
+    }
+
+    @Test("Module switches that name no module, or a file that cannot be read, exit 64 before anything runs")
+    func badSwitchesExit64() async throws {
+        for arguments in [
+            ["plan", "--disable-module", "NoSuchModule"], ["run", "--modules-file", "/nonexistent/m.conf"],
+        ] {
+            let console = DemoConsole(echo: false)
+            let options = LaunchOptions(arguments: ["lifecycle-demo"] + arguments)
+            #expect(await LifecycleDemo.main(arguments: arguments, console: console, launchOptions: options) == 64)
+            #expect(console.transcript.last?.hasPrefix("error: The module switches of manifest") == true)
+            #expect(!console.transcript.contains { $0.hasPrefix("  ✓ ") }, "nothing was delivered")
+        }
+    }
+
     @Test("The subcommands are the router's command routes: --help lists them, an unknown one exits 64")
     func commandsAreRoutes() async throws {
         let console = DemoConsole(echo: false)
@@ -269,8 +317,8 @@ struct LifecycleDemoTests {
         )
         #expect(
             typo.transcript.last
-                == "error: `plan` has no option --fromat. Usage: plan [--modules-file PATH] [--disable-module NAME] "
-                + "[--enable-module NAME]"
+                == "error: `plan` has no option --fromat. Usage: plan [--profile NAME] [--modules-file PATH] "
+                + "[--disable-module NAME] [--enable-module NAME]"
         )
 
         let plan = DemoConsole(echo: false)
