@@ -18,10 +18,32 @@ public struct PlanCommand: Route {
     public static let command: RouteCommand? = RouteCommand(
         "plan",
         summary: "Prints the discovered modules, routes and the delivery order of every event; delivers nothing",
-        options: moduleSwitchOptions
+        options: [
+            .init(
+                "format",
+                value: "text|json|dot",
+                summary: "text (default): why each participant is where it is; json for tools; dot for Graphviz"
+            )
+        ] + moduleSwitchOptions
     )
     public typealias Result = Int32
-    public init(parameters: RouteParameters) {}
+
+    /// How `plan` prints.
+    public enum Format: String, Sendable, RouteParameterValue {
+        /// The modules, routes, and each event's plan with why each participant is where it is.
+        case text
+        /// Every event's ``LifecycleCore/PlanExplanation``, as JSON.
+        case json
+        /// The modules and their dependencies as a Graphviz graph (`ApplicationHost.planGraph()`).
+        case dot
+    }
+
+    /// `--format`, `text` by default.
+    public let format: Format
+
+    public init(parameters: RouteParameters) throws {
+        format = try parameters.get("format", as: Format.self) ?? .text
+    }
 }
 
 /// `lifecycle-demo serve`: runs the demo host under a `HostRunner` until a signal ends it.
@@ -78,9 +100,9 @@ public struct DemoCommandsModule: LifecycleModule, RouteServing {
             guard let host = context.host else { return 1 }
             return await LifecycleDemo.run(host: host, console: module.services.console)
         }
-        routes.on(PlanCommand.self) { module, _, context in
+        routes.on(PlanCommand.self) { module, plan, context in
             guard let host = context.host else { return 1 }
-            return LifecycleDemo.plan(host: host, console: module.services.console)
+            return LifecycleDemo.plan(host: host, console: module.services.console, format: plan.format)
         }
         routes.on(ServeCommand.self) { module, serve, context in
             guard let host = context.host else { return 1 }

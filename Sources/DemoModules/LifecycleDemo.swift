@@ -199,8 +199,22 @@ public enum LifecycleDemo {
 
     /// `lifecycle-demo plan`: prints the discovered modules of `host`, its routes, and the resolved delivery
     /// order of every event, delivering nothing.
-    public static func plan(host: ApplicationHost, console: DemoConsole) -> Int32 {
+    public static func plan(host: ApplicationHost, console: DemoConsole, format: PlanCommand.Format = .text) -> Int32 {
         guard let manifest = host.context.launchOptions[DemoManifestKey.self] else { return 1 }
+        let events = LifecycleEvent.builtinEvents + host.customEvents
+        switch format {
+        case .text:
+            break
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            guard let data = try? encoder.encode(events.map { host.explainPlan(for: $0) }) else { return 1 }
+            console.write(String(decoding: data, as: UTF8.self))
+            return 0
+        case .dot:
+            console.write(host.planGraph())
+            return 0
+        }
         console.write(
             "Discovered \(manifest.entries.count) modules in \(manifest.sourceModules.joined(separator: ", ")):"
         )
@@ -209,6 +223,11 @@ public enum LifecycleDemo {
         }
         console.write("")
         printPlan(of: host, to: console)
+        console.write("")
+        console.write("Why each participant is where it is (Docs/Ordering.md):")
+        for event in events {
+            for line in host.explainPlan(for: event).description.split(separator: "\n") { console.write(String(line)) }
+        }
         return 0
     }
 

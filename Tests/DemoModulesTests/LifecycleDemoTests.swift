@@ -278,6 +278,47 @@ struct LifecycleDemoTests {
         #expect(listed == documented)
     }
 
+    @Test("plan explains the order: as text, as JSON for tools, as a DOT graph that parses")
+    func planFormats() async throws {
+        func plan(_ format: String?) async -> (Int32, [String]) {
+            let arguments = ["plan"] + (format.map { ["--format", $0] } ?? [])
+            let console = DemoConsole(echo: false)
+            let status = await LifecycleDemo.main(
+                arguments: arguments,
+                console: console,
+                launchOptions: LaunchOptions(arguments: ["lifecycle-demo"] + arguments)
+            )
+            return (status, console.transcript)
+        }
+        let (textStatus, text) = await plan(nil)
+        #expect(textStatus == 0)
+        #expect(
+            text.contains(
+                "  2. CacheWarmupModule  after DatabasePoolModule, a dependency (requires service `DatabaseClient`); "
+                    + "priority 5000  [stages: warmUp]"
+            )
+        )
+        let (jsonStatus, json) = await plan("json")
+        #expect(jsonStatus == 0)
+        let plans = try JSONDecoder().decode([PlanExplanation].self, from: Data(json.joined(separator: "\n").utf8))
+        let warmUp = try #require(plans.first { $0.event == "warmUp" })
+        #expect(
+            warmUp.reason(for: "DemoModules.CacheWarmupModule", comingAfter: "DemoModules.DatabasePoolModule")
+                == .dependency(on: "DemoModules.DatabasePoolModule", reason: "requires service `DatabaseClient`")
+        )
+        #expect(warmUp.disabled.contains { $0.module == "DemoModules.AuditLogModule" })
+        let (dotStatus, dot) = await plan("dot")
+        #expect(dotStatus == 0)
+        let graph = try DOTSyntax.parse(dot.joined(separator: "\n"))
+        #expect(
+            graph.edges.contains {
+                $0.from == "DemoModules.CacheWarmupModule" && $0.to == "DemoModules.DatabasePoolModule"
+            }
+        )
+        #expect(graph.subgraphs.contains("cluster_warmUp"))
+        #expect(await plan("yaml").0 == 64)
+    }
+
     @Test("Module switches that name no module, or a file that cannot be read, exit 64 before anything runs")
     func badSwitchesExit64() async throws {
         for arguments in [
@@ -317,8 +358,8 @@ struct LifecycleDemoTests {
         )
         #expect(
             typo.transcript.last
-                == "error: `plan` has no option --fromat. Usage: plan [--profile NAME] [--modules-file PATH] "
-                + "[--disable-module NAME] [--enable-module NAME]"
+                == "error: `plan` has no option --fromat. Usage: plan [--format text|json|dot] [--profile NAME] "
+                + "[--modules-file PATH] [--disable-module NAME] [--enable-module NAME]"
         )
 
         let plan = DemoConsole(echo: false)

@@ -24,6 +24,14 @@ let shopOptions = LaunchOptions(environment: ["PAYMENTS_API_KEY": "test-key"])
 }
 // README: end
 
+// README: test why the order is what it is
+@Test func theCacheWaitsForThePoolBecauseItDependsOnIt() async throws {
+    let launch = try await launchManifest(.TestingExample, launchOptions: shopOptions)
+    expectPlaced(CacheModule.self, after: DatabasePoolModule.self, because: .dependency, for: .warmUp, in: launch.host)
+    try await launch.host.terminate()
+}
+// README: end
+
 // README: test a failing module
 @Test func withoutItsAPIKeyPaymentsAbortsTheLaunch() async throws {
     let launch = try await launchManifest(.TestingExample)  // no PAYMENTS_API_KEY
