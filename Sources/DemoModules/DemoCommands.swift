@@ -46,6 +46,25 @@ public struct PlanCommand: Route {
     }
 }
 
+/// `lifecycle-demo trace FILE`: drives the demo host through launch, background, foreground and terminate,
+/// then writes its journal as a Chrome trace (Perfetto) to `FILE`.
+public struct TraceCommand: Route {
+    public static let command: RouteCommand? = RouteCommand(
+        "trace",
+        summary: "Runs the lifecycle once and writes it as a Chrome trace for ui.perfetto.dev",
+        arguments: [.init("file", summary: "where to write the trace, as launch.json")],
+        options: moduleSwitchOptions
+    )
+    public typealias Result = Int32
+
+    /// Where the trace goes.
+    public let file: String
+
+    public init(parameters: RouteParameters) throws {
+        file = try parameters.require("file", as: String.self)
+    }
+}
+
 /// `lifecycle-demo serve`: runs the demo host under a `HostRunner` until a signal ends it.
 public struct ServeCommand: Route {
     public static let command: RouteCommand? = RouteCommand(
@@ -103,6 +122,10 @@ public struct DemoCommandsModule: LifecycleModule, RouteServing {
         routes.on(PlanCommand.self) { module, plan, context in
             guard let host = context.host else { return 1 }
             return LifecycleDemo.plan(host: host, console: module.services.console, format: plan.format)
+        }
+        routes.on(TraceCommand.self) { module, trace, context in
+            guard let host = context.host else { return 1 }
+            return await LifecycleDemo.trace(host: host, console: module.services.console, to: trace.file)
         }
         routes.on(ServeCommand.self) { module, serve, context in
             guard let host = context.host else { return 1 }

@@ -253,6 +253,24 @@ public enum LifecycleDemo {
           128 + n  interrupted: signal n cut termination short (130 for a second SIGINT)
         """
 
+    /// `lifecycle-demo trace FILE`: launch, background, foreground and terminate, then the journal as a
+    /// Chrome trace in `path`. Hook failures are part of what the trace shows, so they do not stop it.
+    public static func trace(host: ApplicationHost, console: DemoConsole, to path: String) async -> Int32 {
+        _ = try? await host.launch()
+        _ = try? await host.enterBackground()
+        _ = try? await host.enterForeground()
+        _ = try? await host.terminate()
+        guard let journal = host.journal else { return 1 }
+        do {
+            try journal.exportTrace().write(to: URL(fileURLWithPath: path))
+        } catch {
+            console.write("error: cannot write the trace to \(path): \(error)")
+            return 1
+        }
+        console.write("trace: \(journal.entries.count) deliveries written to \(path); open it in ui.perfetto.dev")
+        return 0
+    }
+
     static func makeHost(
         console: DemoConsole,
         manifest: ModuleManifest,

@@ -319,6 +319,31 @@ struct LifecycleDemoTests {
         #expect(await plan("yaml").0 == 64)
     }
 
+    @Test("trace FILE writes the lifecycle as a Chrome trace: every delivery, the launch enclosing its events")
+    func traceCommand() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID()).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let console = DemoConsole(echo: false)
+        let arguments = ["trace", path]
+        let status = await LifecycleDemo.main(
+            arguments: arguments,
+            console: console,
+            launchOptions: LaunchOptions(arguments: ["lifecycle-demo"] + arguments)
+        )
+        #expect(status == 0)
+        let written = try #require(console.transcript.last)
+        #expect(written.hasPrefix("trace: ") && written.hasSuffix("written to \(path); open it in ui.perfetto.dev"))
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+        let events = try #require((document as? [String: Any])?["traceEvents"] as? [[String: Any]])
+        let delivered = Set(
+            events.filter { $0["cat"] as? String == "delivery" }.compactMap { $0["name"] as? String }
+        )
+        #expect(delivered.isSuperset(of: ["DemoModules.DatabasePoolModule", "DemoModules.CacheWarmupModule"]))
+        #expect(events.contains { $0["name"] as? String == "launch" && $0["ph"] as? String == "X" })
+        #expect(events.contains { $0["name"] as? String == "willTerminate" && $0["cat"] as? String == "event" })
+        #expect(await LifecycleDemo.main(arguments: ["trace"], console: DemoConsole(echo: false)) == 64)
+    }
+
     @Test("Module switches that name no module, or a file that cannot be read, exit 64 before anything runs")
     func badSwitchesExit64() async throws {
         for arguments in [
