@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Builds the swift-service-lifecycle integration (Integrations/ServiceLifecycle), a nested package with its
 # own dependencies, once in debug, then runs its tests: the host service in real ServiceGroups, the
-# logging bridge, the hosting examples of Docs/Hosting.md, and the example HTTP server as a real process
-# (SIGTERM with requests in flight); checks the library's public API against PublicAPI.md. Prints how long
-# each part took. Arguments go to `swift test`, for example `--filter ExampleProcessTests`.
+# logging bridge, the module switches from swift-configuration, the hosting examples of Docs/Hosting.md, and
+# the example HTTP server as a real process (SIGTERM with requests in flight); checks the libraries' public
+# API against PublicAPI.md. Prints how long each part took. Arguments go to `swift test`, for example
+# `--filter ExampleProcessTests`.
 #
 # The root package stays dependency-free: only this nested package depends on swift-service-lifecycle,
-# swift-log and Hummingbird. Its first build compiles them (about 3 minutes on 2 cores).
+# swift-log, swift-configuration and Hummingbird. Its first build compiles them (about 3 minutes on 2 cores).
 set -euo pipefail
 cd "$(dirname "$0")/../Integrations/ServiceLifecycle"
 
@@ -21,13 +22,13 @@ timeout 1800 swift build --build-tests \
 built=$SECONDS
 echo "build: $((built - started)) s"
 
-# The library's public API against the checked-in PublicAPI.md (WRITE_API=1 rewrites it).
-swift ../../Scripts/public-api.swift "$graphs" .build/PublicAPI.md LifecycleServiceLifecycle
+# The libraries' public API against the checked-in PublicAPI.md (WRITE_API=1 rewrites it).
+swift ../../Scripts/public-api.swift "$graphs" .build/PublicAPI.md LifecycleServiceLifecycle LifecycleConfiguration
 if [ "${WRITE_API:-}" = 1 ]; then
     cp .build/PublicAPI.md PublicAPI.md
     echo "Integrations/ServiceLifecycle/PublicAPI.md written"
 elif ! diff -u PublicAPI.md .build/PublicAPI.md; then
-    echo "LifecycleServiceLifecycle's public API changed (diff above) and PublicAPI.md did not. If the change is"
+    echo "The libraries' public API changed (diff above) and PublicAPI.md did not. If the change is"
     echo "meant, run WRITE_API=1 Scripts/test-service-lifecycle.sh and commit Integrations/ServiceLifecycle/PublicAPI.md."
     exit 1
 else

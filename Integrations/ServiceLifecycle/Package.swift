@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "LifecycleServiceLifecycle", targets: ["LifecycleServiceLifecycle"]),
+        .library(name: "LifecycleConfiguration", targets: ["LifecycleConfiguration"]),
         .executable(name: "service-lifecycle-example", targets: ["service-lifecycle-example"]),
     ],
     dependencies: [
@@ -23,6 +24,10 @@ let package = Package(
         // Only the example uses it. No traits: the example needs neither swift-configuration nor full
         // Foundation, and leaving them out saves compile time.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0", traits: []),
+        // Only `LifecycleConfiguration` uses it. `JSON` (its default) is enough: `FileProvider<JSONSnapshot>`;
+        // the in-memory providers need no trait. A program that wants `ReloadingFileProvider` enables
+        // `Reloading` in its own dependency on swift-configuration.
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: ["JSON"]),
     ],
     targets: [
         // The library: `ApplicationHostService`, `ReadinessDrainService` and the logging bridge.
@@ -31,6 +36,17 @@ let package = Package(
             dependencies: [
                 .product(name: "LifecycleCore", package: "ModuleLifecycle"),
                 .product(name: "LifecycleHosting", package: "ModuleLifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Module switches from swift-configuration: `ModuleSwitches.reading(_:modules:prefix:)`,
+        // `ApplicationHost.reloadModules(from:prefix:)` and `ModuleSwitchesWatcher`.
+        .target(
+            name: "LifecycleConfiguration",
+            dependencies: [
+                .product(name: "LifecycleCore", package: "ModuleLifecycle"),
+                .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -56,6 +72,7 @@ let package = Package(
             name: "LifecycleServiceLifecycleTests",
             dependencies: [
                 .target(name: "LifecycleServiceLifecycle"),
+                .target(name: "LifecycleConfiguration"),
                 // For the tests that host the example's modules in-process (`@testable import`); the
                 // others run its binary.
                 .target(name: "service-lifecycle-example"),
@@ -67,6 +84,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Configuration", package: "swift-configuration"),
             ]
         ),
     ]
