@@ -85,6 +85,7 @@ public struct HostRunner: Sendable {
         defer {
             run.shutdownTimer?.cancel()
             run.watchdog?.cancel()
+            run.readiness?.cancel()
             activity?.cancel()
         }
         switch host.state {
@@ -219,9 +220,20 @@ public struct HostRunner: Sendable {
                 }
                 report(.launched(result.error))
                 // A termination asked for during launch has said STOPPING=1 already: no READY=1 after it.
-                if !run.terminating {
-                    notify("READY=1\nSTATUS=serving" + (result.error == nil ? "" : "; launch reported failures"))
-                    run.watchdog = petWatchdog()
+                if !run.terminating, configuration.systemd != nil {
+                    let ready = "READY=1\nSTATUS=serving" + (result.error == nil ? "" : "; launch reported failures")
+                    if host.configuration.didFinishLaunchingWaitsForWarmUp {
+                        notify(ready)
+                        run.watchdog = petWatchdog()
+                    } else {
+                        // Warm-up goes on after launch returned: ready once it is over, not before.
+                        notify("STATUS=warming up")
+                        let host = self.host
+                        run.readiness = Task {
+                            do { try await host.waitUntilReady() } catch { return }  // never ready: it terminates
+                            inputs.yield(.warmedUp(ready))
+                        }
+                    }
                 }
                 // The host may have terminated itself during launch; then the watcher's word came first.
                 if run.hostTerminated, !run.terminating { return Exit(.clean, detail: selfTerminated) }
@@ -241,6 +253,13 @@ public struct HostRunner: Sendable {
             guard run.launched, !run.terminating else { return nil }
             notify("STOPPING=1\nSTATUS=the host terminated itself")
             return Exit(.clean, detail: selfTerminated)
+
+        case .warmedUp(let ready):
+            if !run.terminating {
+                notify(ready)
+                run.watchdog = petWatchdog()
+            }
+            return nil
 
         case .shutdownLimitPassed(let limit):
             report(.shutdownLimitPassed(limit))
@@ -289,7 +308,9 @@ extension HostRunner {
         /// ``writeToStandardError(_:)``.
         public var report: @Sendable (Report) -> Void
         /// Where the runner tells a systemd-style supervisor (`Type=notify`) what the host is doing:
-        /// `READY=1` once launch completed, `RELOADING=1` and `READY=1` around a reload signal's request,
+        /// `READY=1` once launch completed (and a warm-up that runs after launch, under
+        /// `didFinishLaunchingWaitsForWarmUp = false`, is over), `RELOADING=1` and `READY=1` around a reload
+        /// signal's request,
         /// `STOPPING=1` when termination starts, `STATUS=` lines, and `WATCHDOG=1` at half of
         /// `WATCHDOG_USEC` while the host is responsive. Default: the process's `NOTIFY_SOCKET`, or `nil`
         /// (nothing is sent) when it is not set. Docs/Hosting.md has a unit file.
@@ -368,6 +389,8 @@ extension HostRunner {
         case completed(Request, Result<Void, LifecycleError>)
         case hostTerminated
         case shutdownLimitPassed(Duration)
+        /// A warm-up that ran after launch is over: the READY=1 line to send.
+        case warmedUp(String)
     }
 
     struct RunState {
@@ -375,6 +398,8 @@ extension HostRunner {
         var shutdownTimer: Task<Void, Never>?
         /// Pets the supervisor's watchdog, from READY=1 on.
         var watchdog: Task<Void, Never>?
+        /// Waits for a warm-up that runs after launch, to send READY=1 then.
+        var readiness: Task<Void, Never>?
         var launched = false
         var terminating = false
         var hostTerminated = false

@@ -10,14 +10,18 @@ struct SystemdNotifierTests {
     /// A runner of `Store` and `Server` that notifies `socket`, with a watchdog of `watchdogUSec`.
     func setup(
         _ socket: NotifySocket,
+        _ modules: [any LifecycleModule.Type] = [Store.self, Server.self],
         watchdogUSec: Int? = nil,
         recording: Recording = Recording(),
-        statusInterval: Duration = .seconds(60)
+        statusInterval: Duration = .seconds(60),
+        host configure: (inout ApplicationHost.Configuration) -> Void = { _ in }
     ) throws -> HostRunnerTests.Run {
         var environment = ["NOTIFY_SOCKET": socket.name]
         if let watchdogUSec { environment["WATCHDOG_USEC"] = "\(watchdogUSec)" }
         return try HostRunnerTests().setup(
+            modules,
             recording: recording,
+            host: configure,
             runner: { configuration in
                 configuration.systemd = SystemdNotifier(environment: environment)
                 // Long by default, so that a slow machine's held hooks add no STATUS line to exact sequences.
@@ -116,6 +120,25 @@ struct SystemdNotifierTests {
         #expect(await running.value.code == 0)
     }
 
+    @Test("With warm-up after launch, READY=1 waits for it: STATUS=warming up first")
+    func readyAfterBackgroundWarmUp() async throws {
+        let socket = try NotifySocket()
+        let recording = Recording(holding: ["SlowWarmer warmUp"])
+        defer { recording.release() }
+        let run = try setup(socket, [Store.self, SlowWarmer.self], recording: recording) {
+            $0.didFinishLaunchingWaitsForWarmUp = false
+        }
+        let running = Task { await run.run() }
+        #expect(await socket.receive() == "STATUS=launching")
+        #expect(await socket.receive() == "STATUS=warming up")
+        await recording.waitUntilHeld()
+        #expect(await socket.receive(timeout: .milliseconds(200)) == nil, "not ready while it warms up")
+        recording.release()
+        #expect(await socket.receive() == "READY=1\nSTATUS=serving")
+        run.signals.yield(.sigterm)
+        #expect(await running.value.code == 0)
+    }
+
     @Test("without NOTIFY_SOCKET there is no notifier; WATCHDOG_PID of another process turns the watchdog off")
     func environment() {
         #expect(SystemdNotifier(environment: [:]) == nil)
@@ -129,4 +152,12 @@ struct SystemdNotifierTests {
         )
         #expect(other != nil && other?.watchdogInterval == nil)
     }
+}
+
+/// Warms up through the recording, so a test can hold its warm-up.
+struct SlowWarmer: LifecycleModule, WarmUpStage {
+    static let priority: ModulePriority = .low
+    let recording: Recording
+    init(context: LifecycleContext) { recording = context.launchOptions[RecordingKey.self] }
+    func warmUp(_ context: LifecycleContext) async throws { try await recording.hook("SlowWarmer", "warmUp") }
 }
