@@ -65,6 +65,25 @@ public struct TraceCommand: Route {
     }
 }
 
+/// `lifecycle-demo timeline FILE`: launches and terminates the demo host, then writes its launch as an SVG
+/// Gantt chart to `FILE` (`Scripts/render-timeline.sh` regenerates `Docs/launch-timeline.svg`).
+public struct TimelineCommand: Route {
+    public static let command: RouteCommand? = RouteCommand(
+        "timeline",
+        summary: "Launches once and writes the launch as an SVG timeline, the slowest modules labelled",
+        arguments: [.init("file", summary: "where to write the SVG, as launch-timeline.svg")],
+        options: moduleSwitchOptions
+    )
+    public typealias Result = Int32
+
+    /// Where the SVG goes.
+    public let file: String
+
+    public init(parameters: RouteParameters) throws {
+        file = try parameters.require("file", as: String.self)
+    }
+}
+
 /// `lifecycle-demo serve`: runs the demo host under a `HostRunner` until a signal ends it.
 public struct ServeCommand: Route {
     public static let command: RouteCommand? = RouteCommand(
@@ -126,6 +145,10 @@ public struct DemoCommandsModule: LifecycleModule, RouteServing {
         routes.on(TraceCommand.self) { module, trace, context in
             guard let host = context.host else { return 1 }
             return await LifecycleDemo.trace(host: host, console: module.services.console, to: trace.file)
+        }
+        routes.on(TimelineCommand.self) { module, timeline, context in
+            guard let host = context.host else { return 1 }
+            return await LifecycleDemo.timeline(host: host, console: module.services.console, to: timeline.file)
         }
         routes.on(ServeCommand.self) { module, serve, context in
             guard let host = context.host else { return 1 }

@@ -271,6 +271,23 @@ public enum LifecycleDemo {
         return 0
     }
 
+    /// `lifecycle-demo timeline FILE`: launch and terminate, then the launch as an SVG Gantt chart in `path`.
+    public static func timeline(host: ApplicationHost, console: DemoConsole, to path: String) async -> Int32 {
+        _ = try? await host.launch()
+        _ = try? await host.terminate()
+        guard let journal = host.journal else { return 1 }
+        do {
+            try Data(journal.launchTimelineSVG(title: "lifecycle-demo: launch").utf8).write(
+                to: URL(fileURLWithPath: path)
+            )
+        } catch {
+            console.write("error: cannot write the timeline to \(path): \(error)")
+            return 1
+        }
+        console.write("timeline: the launch written to \(path)")
+        return 0
+    }
+
     static func makeHost(
         console: DemoConsole,
         manifest: ModuleManifest,

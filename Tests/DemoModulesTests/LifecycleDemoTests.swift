@@ -344,6 +344,26 @@ struct LifecycleDemoTests {
         #expect(await LifecycleDemo.main(arguments: ["trace"], console: DemoConsole(echo: false)) == 64)
     }
 
+    @Test("timeline FILE writes the launch as an SVG that parses and names every launching module")
+    func timelineCommand() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("timeline-\(UUID()).svg").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let arguments = ["timeline", path]
+        let console = DemoConsole(echo: false)
+        let status = await LifecycleDemo.main(
+            arguments: arguments,
+            console: console,
+            launchOptions: LaunchOptions(arguments: ["lifecycle-demo"] + arguments)
+        )
+        #expect(status == 0)
+        #expect(console.transcript.last == "timeline: the launch written to \(path)")
+        let svg = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(svg.hasPrefix("<?xml") && svg.hasSuffix("</svg>"))
+        for module in ["ConfigurationModule", "DatabasePoolModule", "CacheWarmupModule", "ServiceRegistryModule"] {
+            #expect(svg.contains(">\(module)</text>"), "\(module)")
+        }
+    }
+
     @Test("Module switches that name no module, or a file that cannot be read, exit 64 before anything runs")
     func badSwitchesExit64() async throws {
         for arguments in [
