@@ -17,7 +17,7 @@ struct Switchboard: Sendable {
 extension Switchboard {
     /// Why a module the switches or a quarantine keep off cannot be registered, or `nil` when it can.
     func refusal(of name: String) -> String? {
-        if let setting = switches.switch(forModule: name), !setting.isOn { return "switched off by \(setting.source)" }
+        if let reason = switches.offReason(forModule: name) { return reason }
         return quarantined[name].map { "quarantined (\($0)); release it first" }
     }
 }
@@ -53,8 +53,8 @@ extension DelegateProxy {
         let gatedOff = reasons.map { $0 != nil }
         for index in catalog.indices where reasons[index] == nil {
             let name = catalog[index].moduleName
-            if let setting = switches.switch(forModule: name), !setting.isOn {
-                reasons[index] = "switched off by \(setting.source)"
+            if let reason = switches.offReason(forModule: name) {
+                reasons[index] = reason
             } else if let why = quarantined[name] {
                 reasons[index] = "quarantined: \(why)"
             }
@@ -79,8 +79,8 @@ extension DelegateProxy {
 
     /// What turning the host's modules to `switches` and `quarantined` takes: the participants to take out,
     /// dependents first, and the catalog's modules to bring in, dependencies first.
-    func switchPlan(
-        to switches: ModuleSwitches,
+    package func switchPlan(
+        switches: ModuleSwitches,
         quarantined: [String: String]
     ) throws(ModuleSwitchesError) -> ModuleSwitchPlan {
         let catalog = switchboard.catalog
@@ -146,13 +146,6 @@ extension DelegateProxy {
 
 extension DelegateProxy {
     package var switches: ModuleSwitches { switchboard.switches }
-
-    package func switchPlan(
-        switches: ModuleSwitches,
-        quarantined: [String: String]
-    ) throws(ModuleSwitchesError) -> ModuleSwitchPlan {
-        try switchPlan(to: switches, quarantined: quarantined)
-    }
 
     package func applying(_ plan: ModuleSwitchPlan) throws -> any LifecycleDispatcher {
         try proxyApplying(plan)

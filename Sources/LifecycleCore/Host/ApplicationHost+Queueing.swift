@@ -63,7 +63,7 @@ extension ApplicationHost {
             await Self.$currentJob.withValue(token) {
                 await job(self)
                 // A module that crossed its quarantine threshold leaves before the next request starts.
-                if quarantineLedger.hasDue { await quarantineDueModules() }
+                if quarantineDue { await quarantineDueModules() }
             }
         }
     }

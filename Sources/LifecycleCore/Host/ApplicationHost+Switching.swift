@@ -115,13 +115,14 @@ extension ApplicationHost {
             guard let type = dispatcher.moduleType(of: failure.participant) else { continue }
             let policy = (type as? any QuarantinePolicyModule.Type).map { $0.quarantinePolicy } ?? hostPolicy
             guard let policy else { continue }
-            _ = quarantineLedger.count(failure, policy: policy, now: now)
+            if quarantineLedger.count(failure, policy: policy, now: now) { quarantineDue = true }
         }
     }
 
     /// Takes out the modules that crossed their quarantine threshold during the request just processed,
     /// before the next request starts. Its errors go to ``Configuration/onUnobservedError``.
     func quarantineDueModules() async {
+        quarantineDue = false
         let due = quarantineLedger.takeDue()
         guard !due.isEmpty else { return }
         let state = currentState

@@ -67,6 +67,8 @@ public actor ApplicationHost {
     nonisolated let activitySource = Locked<ActivitySource?>(nil)
     /// Each module's recent failures, and the quarantined modules.
     nonisolated let quarantineLedger = QuarantineLedger()
+    /// A failure made a module due for quarantine: the queue takes it out after the request in progress.
+    var quarantineDue = false
     /// The warm-up stage in progress, so terminate and rollback can stop it, and removal can take a
     /// module out of it.
     var warmUpControl: WarmUpControl?

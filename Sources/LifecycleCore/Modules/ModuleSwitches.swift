@@ -61,6 +61,13 @@ public struct ModuleSwitches: Sendable, Hashable, CustomStringConvertible {
         return switches[String(qualifiedName[qualifiedName.index(after: dot)...])]
     }
 
+    /// Why a module is off, as `disabledModules` says it ("switched off by modules.conf:2"), or `nil` when no
+    /// switch turns it off.
+    public func offReason(forModule qualifiedName: String) -> String? {
+        guard let setting = self.switch(forModule: qualifiedName), !setting.isOn else { return nil }
+        return "switched off by \(setting.source)"
+    }
+
     /// The names that no module of `qualifiedNames` answers to: typos in a file, a module that was renamed.
     public func unknownNames(among qualifiedNames: some Sequence<String>) -> [String] {
         var known: Set<String> = []

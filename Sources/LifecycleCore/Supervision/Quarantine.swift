@@ -106,9 +106,6 @@ package final class QuarantineLedger: Sendable {
         }
     }
 
-    /// Whether a module is due.
-    package var hasDue: Bool { state.withLock { !$0.due.isEmpty } }
-
     /// Takes the due modules, marking them quarantined.
     package func takeDue() -> [(participant: Participant, record: QuarantineRecord)] {
         state.withLock { state in
@@ -143,14 +140,6 @@ package final class QuarantineLedger: Sendable {
         state.withLock { state in
             defer { state.quarantined = [] }
             return state.quarantined
-        }
-    }
-
-    /// Forgets the failures of a participant that left.
-    package func forget(_ participant: Participant) {
-        state.withLock { state in
-            state.failures[participant.id] = nil
-            state.due.removeAll { $0.participant.id == participant.id }
         }
     }
 }
