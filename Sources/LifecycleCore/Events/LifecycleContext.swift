@@ -76,7 +76,11 @@ public struct EventEmitter: Sendable {
             return
         }
         let accepted = mailbox.submit { host in
-            if case .failure(let error) = await work(host) {
+            // A posted request has no asking task to capture a context from.
+            let outcome =
+                host.instruments.isEmpty
+                ? await work(host) : await host.instrumented(request, host.instruments.map { _ in nil }, work)
+            if case .failure(let error) = outcome {
                 host.configuration.onUnobservedError(error)
             }
         }

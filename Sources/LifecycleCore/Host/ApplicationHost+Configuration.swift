@@ -84,6 +84,11 @@ extension ApplicationHost {
         /// Told about every hook call as it completes, with its duration and result.
         public var onDelivery: DeliveryObserver?
 
+        /// Follow the host's requests, events, hook calls, states and module changes, in this order: the
+        /// seam for tracing and metrics (``LifecycleInstrument``). None by default, and then they cost
+        /// nothing.
+        public var instruments: [any LifecycleInstrument]
+
         /// How many deliveries ``ApplicationHost/journal`` keeps (the oldest are dropped first). `0`
         /// turns the journal off; with no journal and no ``onDelivery``, delivery skips timing altogether.
         public var journalCapacity: Int
@@ -103,6 +108,7 @@ extension ApplicationHost {
             terminateDeadline: Duration? = .seconds(60),
             quarantine: QuarantinePolicy? = .standard,
             onDelivery: DeliveryObserver? = nil,
+            instruments: [any LifecycleInstrument] = [],
             journalCapacity: Int = 1_024,
             onUnobservedError: @escaping @Sendable (LifecycleError) -> Void = Configuration.writeToStandardError
         ) {
@@ -115,6 +121,7 @@ extension ApplicationHost {
             self.terminateDeadline = terminateDeadline
             self.quarantine = quarantine
             self.onDelivery = onDelivery
+            self.instruments = instruments
             self.journalCapacity = journalCapacity
             self.onUnobservedError = onUnobservedError
         }

@@ -9,7 +9,12 @@ extension ApplicationHost {
 
     var currentState: ApplicationState { mailbox.state }
 
-    func setState(_ state: ApplicationState) { mailbox.setState(state) }
+    func setState(_ state: ApplicationState) {
+        guard !instruments.isEmpty else { return mailbox.setState(state) }
+        let old = currentState
+        mailbox.setState(state)
+        if old != state { for instrument in instruments { instrument.stateChanged(from: old, to: state) } }
+    }
 
     /// Processes a request whose result nobody reads: awaited transitions and posted requests.
     func process(_ request: HostRequest, file: String, line: Int) async -> Result<Void, LifecycleError> {
@@ -103,7 +108,7 @@ extension ApplicationHost {
         for (pass, event) in launchSteps.map(\.event).enumerated() {
             if event == .warmUp {
                 guard configuration.didFinishLaunchingWaitsForWarmUp else { continue }
-                let warmUp = await runWarmUp(aborters: aborters, background: false)
+                let warmUp = await runWarmUp(aborters: aborters, background: false, contexts: requestContext)
                 failures += warmUp.failures
                 if let failure = warmUp.stop {
                     // Every participant passed initialize: all but the failing one are rolled back.

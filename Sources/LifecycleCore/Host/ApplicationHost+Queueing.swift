@@ -25,11 +25,18 @@ extension ApplicationHost {
         try checkNotReentrant(request, file: file, line: line)
         let reply = PendingReply<T>()
         let mailbox = self.mailbox
+        // Read here, in the asking task: what the instruments need from it (its trace context).
+        let captured = instruments.isEmpty ? nil : captureInstrumentContexts()
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 reply.wait(continuation)
                 mailbox.submit { host in
-                    let outcome = await work(host)
+                    let outcome =
+                        if let captured {
+                            await host.instrumented(request, captured) { await work($0) }
+                        } else {
+                            await work(host)
+                        }
                     if !reply.resolve(outcome), case .failure(let error) = outcome {
                         host.configuration.onUnobservedError(error)
                     }

@@ -219,8 +219,9 @@ extension ApplicationHost {
         return refusal
     }
 
-    /// A journal note about `module`, when the host keeps a journal.
+    /// A journal note about `module`, when the host keeps a journal, and the same for the instruments.
     private func note(_ name: String, _ module: String, _ text: String) {
+        for instrument in instruments { instrument.moduleChanged(name, module: module, reason: text) }
         guard let journal else { return }
         let participant =
             dispatcher.participants.first { $0.name == module } ?? Participant(name: module, priority: nil, id: -1)

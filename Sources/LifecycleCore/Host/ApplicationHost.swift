@@ -60,6 +60,11 @@ public actor ApplicationHost {
     nonisolated let journalOnly: DeliveryJournal?
     /// The configured clock, opened once.
     nonisolated let time: ClockFunctions
+    /// ``Configuration/instruments``, read once.
+    nonisolated let instruments: [any LifecycleInstrument]
+    /// What the instruments captured in the task that asked for the request in progress, one per
+    /// instrument; empty without instruments or a request.
+    var requestContext: [(any Sendable)?] = []
 
     /// Which participants have finished launching.
     nonisolated let readiness = Readiness()
@@ -96,8 +101,19 @@ public actor ApplicationHost {
         let journal =
             configuration.journalCapacity > 0
             ? DeliveryJournal(capacity: configuration.journalCapacity, origin: time.wallOrigin) : nil
+        let instruments = configuration.instruments
+        let user: DeliveryObserver? =
+            switch (configuration.onDelivery, instruments.isEmpty) {
+            case (let user, true): user
+            case (nil, false): { record in for instrument in instruments { instrument.delivered(record) } }
+            case (let user?, false):
+                { record in
+                    user(record)
+                    for instrument in instruments { instrument.delivered(record) }
+                }
+            }
         let observer: DeliveryObserver? =
-            switch (journal, configuration.onDelivery) {
+            switch (journal, user) {
             case (nil, nil): nil
             case (let journal?, nil): { journal.record($0) }
             case (nil, let user?): user
@@ -116,7 +132,8 @@ public actor ApplicationHost {
         self.configuration = configuration
         self.time = time
         self.journal = journal
-        self.journalOnly = configuration.onDelivery == nil ? journal : nil
+        self.journalOnly = user == nil ? journal : nil
+        self.instruments = instruments
         self.observer = observer
         // Installed before the mailbox drains what the modules' initializers posted, so those jobs find
         // everything built on the host (the message bus) in place.

@@ -13,12 +13,67 @@ extension ApplicationHost {
     ///
     /// When the journal is the only listener, the supervisor journals each call itself and the journal
     /// takes the calls when touched (see `JournalSource`); otherwise the fan-out reports to the observer.
+    ///
+    /// The host's instruments, if any, are told when the event starts and how it ended.
     func limited<R: Sendable>(
         _ event: LifecycleEvent,
         dispatcher: any LifecycleDispatcher,
         scope: DeliveryScope = .all,
         deadline: Duration? = nil,
         interruptible: Bool = false,
+        direct: () async -> EventOutcome<R>,
+        combine: @escaping ([any Sendable]) -> R,
+        run:
+            @escaping @Sendable (_ from: Int, _ supervisor: any DeliverySupervisor, _ observer: DeliveryObserver?) async
+            -> Void
+    ) async -> LimitedDelivery<R> {
+        // An event nobody implements is no event to an instrument.
+        guard !instruments.isEmpty, case let planned = dispatcher.plan(for: event).count, planned > 0 else {
+            return await supervised(
+                event,
+                dispatcher: dispatcher,
+                scope: scope,
+                deadline: deadline,
+                interruptible: interruptible,
+                direct: direct,
+                combine: combine,
+                run: run
+            )
+        }
+        let state = currentState
+        let start = instrumentEventStarted(event, state: state)
+        let delivery = await supervised(
+            event,
+            dispatcher: dispatcher,
+            scope: scope,
+            deadline: deadline,
+            interruptible: interruptible,
+            direct: direct,
+            combine: combine,
+            run: run
+        )
+        instrumentEventFinished(
+            EventSummary(
+                event: event,
+                state: state,
+                start: start,
+                duration: .now - start,
+                planned: planned,
+                failures: delivery.outcome.failures,
+                abandoned: delivery.abandoned,
+                stopped: delivery.stopped
+            )
+        )
+        return delivery
+    }
+
+    /// ``limited(_:dispatcher:scope:deadline:interruptible:direct:combine:run:)`` without instruments.
+    private func supervised<R: Sendable>(
+        _ event: LifecycleEvent,
+        dispatcher: any LifecycleDispatcher,
+        scope: DeliveryScope,
+        deadline: Duration?,
+        interruptible: Bool,
         direct: () async -> EventOutcome<R>,
         combine: @escaping ([any Sendable]) -> R,
         run:

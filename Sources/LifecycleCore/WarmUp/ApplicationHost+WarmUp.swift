@@ -5,8 +5,10 @@ extension ApplicationHost {
     /// ``Configuration/onUnobservedError``, and ``waitUntilReady(file:line:)`` tells when it is over.
     /// `terminate()` stops it.
     func startWarmUpInBackground(aborters: Set<Int>) {
+        // The launch's: its instruments' events belong to the launch that started them.
+        let contexts = requestContext
         Task {
-            let warmUp = await self.runWarmUp(aborters: aborters, background: true)
+            let warmUp = await self.runWarmUp(aborters: aborters, background: true, contexts: contexts)
             // Failures are reported before readiness changes, so a waiter that wakes up finds them there.
             defer {
                 if warmUp.stop != nil { self.readiness.markNever(self.currentState) }
@@ -41,15 +43,37 @@ extension ApplicationHost {
     /// - Returns: Every failure in delivery order, the one that stopped the stage, if any, and whether the
     ///   stage completed (neither stopped by a failure nor from outside). The caller marks the host ready:
     ///   launch once `didFinishLaunching` is through, a background stage once its failures are reported.
+    ///   The instruments, if any, see the stage as one event, under `contexts` (the launch's).
     func runWarmUp(
         aborters: Set<Int>,
-        background: Bool
+        background: Bool,
+        contexts: [(any Sendable)?]
     ) async -> (failures: [HookFailure], stop: HookFailure?, completed: Bool) {
         // Held for the whole stage: a module registered or removed meanwhile does not change its plan.
-        await runWarmUp(dispatcher, aborters: aborters, background: background)
+        let dispatcher = self.dispatcher
+        guard !instruments.isEmpty, !dispatcher.plan(for: .warmUp).isEmpty else {
+            return await runWarmUp(dispatcher, aborters: aborters, background: background)
+        }
+        let state = currentState
+        let start = instrumentEventStarted(.warmUp, state: state, contexts: contexts)
+        let warmUp = await runWarmUp(dispatcher, aborters: aborters, background: background)
+        instrumentEventFinished(
+            EventSummary(
+                event: .warmUp,
+                state: state,
+                start: start,
+                duration: .now - start,
+                planned: dispatcher.plan(for: .warmUp).count,
+                failures: warmUp.failures,
+                abandoned: [],
+                stopped: warmUp.stop != nil
+            ),
+            contexts: contexts
+        )
+        return warmUp
     }
 
-    /// ``runWarmUp(aborters:background:)`` with the dispatcher opened once: it is asked something for every
+    /// ``runWarmUp(aborters:background:contexts:)`` with the dispatcher opened once: it is asked something for every
     /// participant, and each call through the existential would copy it.
     private func runWarmUp<Dispatcher: LifecycleDispatcher>(
         _ dispatcher: Dispatcher,
