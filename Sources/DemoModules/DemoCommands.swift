@@ -6,11 +6,17 @@ public struct RunCommand: Route {
     public static let command: RouteCommand? = RouteCommand(
         "run",
         summary: "Drives the demo host through a whole lifecycle, printing every delivery",
-        options: moduleSwitchOptions,
+        options: LaunchBudgetOptions.declared + moduleSwitchOptions,
         isDefault: true
     )
     public typealias Result = Int32
-    public init(parameters: RouteParameters) {}
+
+    /// `--enforce-budgets` and `--budget-scale`.
+    public let budgets: LaunchBudgetOptions
+
+    public init(parameters: RouteParameters) throws {
+        budgets = try LaunchBudgetOptions(parameters: parameters)
+    }
 }
 
 /// `lifecycle-demo plan`: prints who receives each event, delivering nothing.
@@ -98,15 +104,18 @@ public struct ServeCommand: Route {
             ),
             .init("terminate-deadline", value: "SECONDS", summary: "the host's terminate deadline; default 10"),
             .init("slow-terminate", value: "SECONDS|forever", summary: "enables SlowShutdownModule"),
-        ] + moduleSwitchOptions
+        ] + LaunchBudgetOptions.declared + moduleSwitchOptions
     )
     public typealias Result = Int32
 
     /// `--signals`, as given; `nil` for the default.
     public let signals: String?
+    /// `--enforce-budgets` and `--budget-scale`.
+    public let budgets: LaunchBudgetOptions
 
     public init(parameters: RouteParameters) throws {
         signals = try parameters.get("signals", as: String.self)
+        budgets = try LaunchBudgetOptions(parameters: parameters)
     }
 }
 
@@ -134,9 +143,9 @@ public struct DemoCommandsModule: LifecycleModule, RouteServing {
     }
 
     public static func serveRoutes(_ routes: inout RouteHandlers<Self>) {
-        routes.on(RunCommand.self) { module, _, context in
+        routes.on(RunCommand.self) { module, run, context in
             guard let host = context.host else { return 1 }
-            return await LifecycleDemo.run(host: host, console: module.services.console)
+            return await LifecycleDemo.run(host: host, console: module.services.console, budgets: run.budgets)
         }
         routes.on(PlanCommand.self) { module, plan, context in
             guard let host = context.host else { return 1 }
@@ -152,7 +161,12 @@ public struct DemoCommandsModule: LifecycleModule, RouteServing {
         }
         routes.on(ServeCommand.self) { module, serve, context in
             guard let host = context.host else { return 1 }
-            return await LifecycleDemo.serve(host: host, console: module.services.console, signals: serve.signals)
+            return await LifecycleDemo.serve(
+                host: host,
+                console: module.services.console,
+                signals: serve.signals,
+                budgets: serve.budgets
+            )
         }
     }
 }

@@ -107,11 +107,13 @@ public struct LoggingModule: LifecycleModule, WillFinishLaunching, WillTerminate
 }
 
 /// A connection pool: provides the `DatabaseClient` service, opens its connections in the warm-up stage
-/// (deliberately slow), shrinks them in the background, and closes them at termination.
+/// (deliberately slow), shrinks them in the background, and closes them at termination. Its launch budget
+/// (`lifecycle-demo serve --enforce-budgets`) is 250 ms: fifty times the 5 ms its warm-up sleeps.
 public struct DatabasePoolModule: LifecycleModule, ServiceProvidingModule, WarmUpStage, DidEnterBackground,
-    WillEnterForeground, WillTerminate
+    WillEnterForeground, WillTerminate, LaunchBudgetedModule
 {
     public static let priority: ModulePriority = .normal + 500
+    public static let launchBudget: Duration = .milliseconds(250)
     let services: DemoServices
 
     public init(context: LifecycleContext) throws {
@@ -168,9 +170,10 @@ public struct HealthCheckModule: LifecycleModule, DidBecomeActive, WillResignAct
 /// It requires the `DatabaseClient` service, which the pool provides: whatever the priorities, the pool
 /// launches first and terminates after it, as if the cache listed it in `dependencies`.
 public struct CacheWarmupModule: LifecycleModule, ServiceRequiringModule, WarmUpStage, DidReceiveMemoryWarning,
-    MessageReceiving
+    MessageReceiving, LaunchBudgetedModule
 {
     public static let priority: ModulePriority = .normal
+    public static let launchBudget: Duration = .milliseconds(100)
     public static let requiredServices = ServiceRequirements((any DatabaseClient).self)
     let services: DemoServices
 

@@ -69,18 +69,26 @@ extension LifecycleDemo {
     /// - `--slow-terminate <seconds|forever>`: enables ``SlowShutdownModule``.
     ///
     /// - Returns: The runner's exit code (see ``HostRunner/Exit``), or 64 for a bad signal map.
-    public static func serve(host: ApplicationHost, console: DemoConsole, signals map: String? = nil) async -> Int32 {
+    public static func serve(
+        host: ApplicationHost,
+        console: DemoConsole,
+        signals map: String? = nil,
+        budgets: LaunchBudgetOptions = LaunchBudgetOptions()
+    ) async -> Int32 {
         let launchOptions = host.context.launchOptions
         let signals: SignalMap
+        let scale: Double
         do {
             let text = map ?? launchOptions.environment["LIFECYCLE_SIGNALS"]
             signals = try text.map { text throws(SignalMapError) in try SignalMap(parsing: text) } ?? .standard
+            scale = try budgets.resolvedScale(environment: launchOptions.environment)
         } catch {
             console.write("error: \(error)")
             return 64
         }
         let deadline = host.configuration.terminateDeadline.map { "\($0)" } ?? "none"
         console.write("lifecycle-demo serve: pid \(getpid()); signals \(signals); terminate deadline \(deadline)")
+        if budgets.enforce, let exit = await launchWithinBudgets(host, scale: scale, console: console) { return exit }
         let runner = HostRunner(
             host: host,
             configuration: HostRunner.Configuration(signals: signals) { report in
@@ -88,5 +96,26 @@ extension LifecycleDemo {
             }
         )
         return await runner.run().code
+    }
+
+    /// `serve --enforce-budgets`: launches `host` before the runner serves it, so the launch budgets are
+    /// checked before serving begins. Returns the exit code when the host must not serve: 3 when launch
+    /// aborted, 5 when a module went over its budget (the host terminated), 1 when the report cannot be made.
+    /// Signals sent during this launch have their default effect: the runner handles them from serving on.
+    private static func launchWithinBudgets(
+        _ host: ApplicationHost,
+        scale: Double,
+        console: DemoConsole
+    ) async -> Int32? {
+        do {
+            try await host.launch()
+        } catch {
+            console.write("▶ launch: \(error)")
+            if host.state == .terminated { return 3 }  // aborted and rolled back; else it serves, as the runner would
+        }
+        try? await host.waitUntilReady()
+        guard let exit = checkLaunchBudgets(of: host, scale: scale, enforce: true, console: console) else { return nil }
+        _ = try? await host.terminate()
+        return exit
     }
 }

@@ -100,7 +100,22 @@ public enum LifecycleDemo {
     }
 
     /// `lifecycle-demo run`: drives `host` through a whole lifecycle while printing every delivery.
-    public static func run(host: ApplicationHost, console: DemoConsole) async -> Int32 {
+    ///
+    /// After launch it prints the launch profile and how each module did against its launch budget; under
+    /// `budgets.enforce`, a module over its budget ends the run there: the host terminates and the exit
+    /// code is 5.
+    public static func run(
+        host: ApplicationHost,
+        console: DemoConsole,
+        budgets: LaunchBudgetOptions = LaunchBudgetOptions()
+    ) async -> Int32 {
+        let scale: Double
+        do {
+            scale = try budgets.resolvedScale(environment: host.context.launchOptions.environment)
+        } catch {
+            console.write("error: \(error)")
+            return 64
+        }
         printPlan(of: host, to: console)
 
         do {
@@ -112,6 +127,10 @@ public enum LifecycleDemo {
                     + "; state \(host.state)"
             )
             printLaunchProfile(of: host, to: console)
+            if let exit = checkLaunchBudgets(of: host, scale: scale, enforce: budgets.enforce, console: console) {
+                try await host.terminate()
+                return exit
+            }
 
             console.write("▶ enterBackground()")
             do {
@@ -241,6 +260,7 @@ public enum LifecycleDemo {
           LIFECYCLE_DISABLE_MODULES  modules to turn off, comma-separated (--disable-module wins)
           LIFECYCLE_ENABLE_MODULES   modules to turn on, comma-separated (--enable-module wins)
           LIFECYCLE_PROFILE          the launch profile, as production (--profile wins)
+          LIFECYCLE_BUDGET_SCALE     every launch budget times this factor (--budget-scale wins)
           NOTIFY_SOCKET              serve tells systemd READY, RELOADING, STOPPING, STATUS through it
           WATCHDOG_USEC              serve pets systemd's watchdog every half of it
 
@@ -249,6 +269,7 @@ public enum LifecycleDemo {
           1        terminate failed: willTerminate hooks threw; or run: a step did not behave as documented
           3        launch failed: launch aborted, or the host was already terminated
           4        deadline exceeded: termination ran past a time limit
+          5        launch budget exceeded: under --enforce-budgets, a module launched slower than its budget
           64       usage: a command line, signal map or module switch that cannot be used; nothing ran
           128 + n  interrupted: signal n cut termination short (130 for a second SIGINT)
         """

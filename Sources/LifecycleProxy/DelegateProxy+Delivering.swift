@@ -110,6 +110,11 @@ extension DelegateProxy: LifecycleDispatcher {
         budgeted[participant.id]?.budget(for: event)
     }
 
+    package func launchBudget(of participant: Participant) -> Duration? {
+        guard let slot = modules.first(where: { $0.participant.id == participant.id }) else { return nil }
+        return (slot.entry.type as? any LaunchBudgetedModule.Type)?.launchBudget
+    }
+
     package func deliver(
         _ event: LifecycleEvent,
         scope: DeliveryScope,

@@ -252,7 +252,7 @@ struct LifecycleDemoTests {
         let help = console.transcript.joined(separator: "\n")
         for variable in [
             "LIFECYCLE_SIGNALS", "LIFECYCLE_MODULES_FILE", "LIFECYCLE_DISABLE_MODULES", "LIFECYCLE_ENABLE_MODULES",
-            "LIFECYCLE_PROFILE", "NOTIFY_SOCKET", "WATCHDOG_USEC",
+            "LIFECYCLE_PROFILE", "LIFECYCLE_BUDGET_SCALE", "NOTIFY_SOCKET", "WATCHDOG_USEC",
         ] {
             #expect(help.contains("\n  \(variable) "), "\(variable)")
         }
@@ -274,7 +274,7 @@ struct LifecycleDemoTests {
             }
             return code
         }
-        #expect(documented == ["0", "1", "3", "4", "64", "128 + n"])
+        #expect(documented == ["0", "1", "3", "4", "5", "64", "128 + n"])
         #expect(listed == documented)
     }
 
@@ -295,7 +295,7 @@ struct LifecycleDemoTests {
         #expect(
             text.contains(
                 "  2. CacheWarmupModule  after DatabasePoolModule, a dependency (requires service `DatabaseClient`); "
-                    + "priority 5000  [stages: warmUp]"
+                    + "priority 5000  [stages: warmUp]  [launch budget 100.0 ms]"
             )
         )
         let (jsonStatus, json) = await plan("json")
@@ -362,6 +362,43 @@ struct LifecycleDemoTests {
         for module in ["ConfigurationModule", "DatabasePoolModule", "CacheWarmupModule", "ServiceRegistryModule"] {
             #expect(svg.contains(">\(module)</text>"), "\(module)")
         }
+    }
+
+    @Test("--enforce-budgets: a module over its launch budget makes run and serve exit 5, the host terminated")
+    func enforceBudgets() async throws {
+        func demo(_ arguments: [String], environment: [String: String] = [:]) async -> (Int32, [String]) {
+            let console = DemoConsole(echo: false)
+            let options = LaunchOptions(arguments: ["lifecycle-demo"] + arguments, environment: environment)
+            let status = await LifecycleDemo.main(arguments: arguments, console: console, launchOptions: options)
+            return (status, console.transcript)
+        }
+        // A budget scaled to a nanosecond: every budgeted module is over, whatever the machine.
+        for command in ["run", "serve"] {
+            let (status, transcript) = await demo([command, "--enforce-budgets", "--budget-scale", "0.000001"])
+            #expect(status == 5, "\(command)")
+            #expect(transcript.contains("  2 of 2 modules over budget (budgets × 1e-06):"), "\(command)")
+            #expect(
+                transcript.contains { $0.hasPrefix("error: --enforce-budgets: DatabasePoolModule, CacheWarmupModule") },
+                "\(command)"
+            )
+            // The host terminated: its modules released what they hold.
+            #expect(transcript.contains { $0.hasPrefix("  ✓ willTerminate → LoggingModule") }, "\(command)")
+        }
+        // Budgets scaled to minutes: within, so the scripted run goes on to the end.
+        let (within, transcript) = await demo(
+            ["run", "--enforce-budgets"],
+            environment: ["LIFECYCLE_BUDGET_SCALE": "1000"]
+        )
+        #expect(within == 0)
+        #expect(transcript.contains("  every module within its launch budget (budgets × 1000.0):"))
+        // A scale that is no positive number is a usage error: nothing runs.
+        for bad in [["run", "--budget-scale", "0"], ["serve", "--budget-scale", "abc"]] {
+            let (status, transcript) = await demo(bad)
+            #expect(status == 64, "\(bad)")
+            #expect(!transcript.contains { $0.hasPrefix("  ✓ ") }, "nothing was delivered")
+        }
+        let (fromEnvironment, _) = await demo(["run"], environment: ["LIFECYCLE_BUDGET_SCALE": "-2"])
+        #expect(fromEnvironment == 64)
     }
 
     @Test("Module switches that name no module, or a file that cannot be read, exit 64 before anything runs")

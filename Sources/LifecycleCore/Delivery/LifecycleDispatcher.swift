@@ -61,6 +61,9 @@ package protocol LifecycleDispatcher: Sendable {
     func failurePolicy(of participant: Participant) -> ModuleFailurePolicy?
     /// The participant's own budget for `event` (``TimeBudgetedModule``), or `nil`.
     func moduleBudget(_ participant: Participant, for event: LifecycleEvent) -> Duration?
+    /// The participant's launch budget (``LaunchBudgetedModule``), or `nil`. Looked up when asked, not
+    /// when the participants are built: it is a conformance check, and launch need not pay for it.
+    func launchBudget(of participant: Participant) -> Duration?
     /// A dispatcher with the same participants plus a new instance of `module`, and its participant.
     /// Throws if the module cannot join (already there, disabled, a dependency missing, its initializer
     /// threw); nothing is created or delivered then.

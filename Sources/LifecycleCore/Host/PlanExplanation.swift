@@ -50,11 +50,18 @@ public struct PlanExplanation: Sendable, Hashable, Codable, CustomStringConverti
         public let stages: [String]
         /// Why it is here; the dependencies and dependents listed are those in this event's plan.
         public let placement: [Placement]
+        /// For a launch event, the module's launch budget in milliseconds (``LaunchBudgetedModule``);
+        /// `nil` when it declares none, and for other events.
+        public var launchBudgetMilliseconds: Double? = nil
 
         public var description: String {
-            let stageText = stages.isEmpty ? "" : "  [stages: \(stages.joined(separator: ", "))]"
+            var notes: [String] = []
+            if !stages.isEmpty { notes.append("stages: \(stages.joined(separator: ", "))") }
+            if let budget = launchBudgetMilliseconds {
+                notes.append("launch budget \((budget * 10).rounded() / 10) ms")
+            }
             return "\(position). \(short(participant))  \(placement.map(\.description).joined(separator: "; "))"
-                + stageText
+                + notes.map { "  [\($0)]" }.joined()
         }
     }
 
@@ -123,6 +130,7 @@ extension ApplicationHost {
             (stage.name, Set(dispatcher.plan(for: stage).map(\.id)))
         }
         let reverse = event.direction == .reverse
+        let isLaunch = HostStateMachine.launchEvents.contains(event)
         // Reverse events need each participant's dependents: built once from every dependency edge.
         var dependents: [Int: [(Participant, ModuleDependency.Reason)]] = [:]
         if reverse {
@@ -160,7 +168,8 @@ extension ApplicationHost {
                     participant: participant.name,
                     priority: participant.priority?.rawValue,
                     stages: stagePlans.filter { $0.1.contains(participant.id) }.map(\.0),
-                    placement: placement
+                    placement: placement,
+                    launchBudgetMilliseconds: isLaunch ? dispatcher.launchBudget(of: participant)?.milliseconds : nil
                 )
             )
         }
