@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Builds the swift-service-lifecycle integration (Integrations/ServiceLifecycle), a nested package with its
 # own dependencies, once in debug, then runs its tests: the host service in real ServiceGroups, the
-# logging bridge, the module switches from swift-configuration, the hosting examples of Docs/Hosting.md, and
-# the example HTTP server as a real process (SIGTERM with requests in flight); checks the libraries' public
-# API against PublicAPI.md. Prints how long each part took. Arguments go to `swift test`, for example
+# logging bridge, the module switches from swift-configuration, the tracing and metrics instruments, the
+# examples of Docs/Hosting.md and Docs/Observability.md, and the example HTTP server as a real process
+# (SIGTERM with requests in flight, its Prometheus metrics); checks the libraries' public API against
+# PublicAPI.md. Prints how long each part took. Arguments go to `swift test`, for example
 # `--filter ExampleProcessTests`.
 #
 # The root package stays dependency-free: only this nested package depends on swift-service-lifecycle,
-# swift-log, swift-configuration and Hummingbird. Its first build compiles them (about 3 minutes on 2 cores).
+# swift-log, swift-configuration, swift-distributed-tracing, swift-metrics, swift-prometheus and
+# Hummingbird. Its first build compiles them (about 4 minutes on 2 cores).
 set -euo pipefail
 cd "$(dirname "$0")/../Integrations/ServiceLifecycle"
 
@@ -23,7 +25,8 @@ built=$SECONDS
 echo "build: $((built - started)) s"
 
 # The libraries' public API against the checked-in PublicAPI.md (WRITE_API=1 rewrites it).
-swift ../../Scripts/public-api.swift "$graphs" .build/PublicAPI.md LifecycleServiceLifecycle LifecycleConfiguration
+swift ../../Scripts/public-api.swift "$graphs" .build/PublicAPI.md LifecycleServiceLifecycle LifecycleConfiguration \
+    LifecycleObservability
 if [ "${WRITE_API:-}" = 1 ]; then
     cp .build/PublicAPI.md PublicAPI.md
     echo "Integrations/ServiceLifecycle/PublicAPI.md written"

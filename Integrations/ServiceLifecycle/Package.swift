@@ -1,8 +1,9 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-// Runs an ApplicationHost inside swift-service-lifecycle's ServiceGroup, and bridges the host's reports to
-// swift-log. It lives in its own package so the root package keeps zero dependencies.
+// Runs an ApplicationHost inside swift-service-lifecycle's ServiceGroup, bridges the host's reports to
+// swift-log, and traces and measures the host (swift-distributed-tracing, swift-metrics). It lives in its
+// own package so the root package keeps zero dependencies.
 //
 //     Scripts/test-service-lifecycle.sh                      # from the repository root: build once, test
 //     swift run --package-path Integrations/ServiceLifecycle service-lifecycle-example --port 8080
@@ -13,6 +14,7 @@ let package = Package(
     products: [
         .library(name: "LifecycleServiceLifecycle", targets: ["LifecycleServiceLifecycle"]),
         .library(name: "LifecycleConfiguration", targets: ["LifecycleConfiguration"]),
+        .library(name: "LifecycleObservability", targets: ["LifecycleObservability"]),
         .executable(name: "service-lifecycle-example", targets: ["service-lifecycle-example"]),
     ],
     dependencies: [
@@ -28,6 +30,12 @@ let package = Package(
         // the in-memory providers need no trait. A program that wants `ReloadingFileProvider` enables
         // `Reloading` in its own dependency on swift-configuration.
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: ["JSON"]),
+        // `LifecycleObservability`: spans through swift-distributed-tracing, metrics through swift-metrics. The
+        // tests use their test doubles (`InMemoryTracing`, `MetricsTestKit`).
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        // Only the example uses it: `GET /metrics` in Prometheus's text format.
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
     ],
     targets: [
         // The library: `ApplicationHostService`, `ReadinessDrainService` and the logging bridge.
@@ -51,11 +59,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Tracing and metrics for a host: `TracingInstrument` and `MetricsInstrument`, two `LifecycleInstrument`s.
+        .target(
+            name: "LifecycleObservability",
+            dependencies: [
+                .product(name: "LifecycleCore", package: "ModuleLifecycle"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]
+        ),
         // An HTTP server whose modules follow the lifecycle; the process tests run it.
         .executableTarget(
             name: "service-lifecycle-example",
             dependencies: [
                 .target(name: "LifecycleServiceLifecycle"),
+                .target(name: "LifecycleObservability"),
                 .product(name: "LifecycleCore", package: "ModuleLifecycle"),
                 .product(name: "LifecycleHosting", package: "ModuleLifecycle"),
                 .product(name: "LifecycleProxy", package: "ModuleLifecycle"),
@@ -66,6 +84,8 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .testTarget(
@@ -73,6 +93,7 @@ let package = Package(
             dependencies: [
                 .target(name: "LifecycleServiceLifecycle"),
                 .target(name: "LifecycleConfiguration"),
+                .target(name: "LifecycleObservability"),
                 // For the tests that host the example's modules in-process (`@testable import`); the
                 // others run its binary.
                 .target(name: "service-lifecycle-example"),
@@ -81,10 +102,15 @@ let package = Package(
                 .product(name: "LifecycleProxy", package: "ModuleLifecycle"),
                 .product(name: "LifecycleRouting", package: "ModuleLifecycle"),
                 .product(name: "LifecycleTesting", package: "ModuleLifecycle"),
+                .product(name: "LifecycleMessaging", package: "ModuleLifecycle"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
     ]

@@ -3,9 +3,9 @@ import LifecycleCore
 import LifecycleScopes
 import LifecycleServices
 
-/// The example's routes: first the health probes (``HealthEndpoints``), outside any middleware; then
-/// ``LaunchGate``, which answers 503 until the host has launched; then the routes, each run in a request
-/// scope by ``RequestScopeMiddleware``.
+/// The example's routes: first the health probes (``HealthEndpoints``) and the metrics
+/// (``MetricsEndpoint``), outside any middleware; then ``LaunchGate``, which answers 503 until the host has
+/// launched; then the routes, each run in a request scope by ``RequestScopeMiddleware``.
 ///
 /// - `GET /items/{id}?delay={ms}` reads item `id` from the store, waits `ms` milliseconds, reads it
 ///   again, and answers `item {id}: {value}`. The transcript gets `request items/{id} started` and
@@ -20,11 +20,14 @@ func makeRouter(
     resolver: ServiceResolver,
     scopes: ScopeRegistry,
     health: HealthEndpoints,
+    metrics: MetricsEndpoint,
     host: ApplicationHost
 ) -> Router<BasicRequestContext> {
     let router = Router()
-    // A middleware applies to the routes added after it: the probes, added first, pass through none.
+    // A middleware applies to the routes added after it: the probes and the metrics, added first, pass
+    // through none.
     health.register(on: router)
+    metrics.register(on: router)
     router.add(middleware: LaunchGate(host: host))
     router.add(
         middleware: RequestScopeMiddleware(

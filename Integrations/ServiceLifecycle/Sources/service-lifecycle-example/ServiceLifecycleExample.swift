@@ -2,11 +2,14 @@ import Foundation
 import Hummingbird
 import LifecycleCore
 import LifecycleHosting
+import LifecycleObservability
 import LifecycleProxy
 import LifecycleScopes
 import LifecycleServiceLifecycle
 import LifecycleServices
 import Logging
+import Metrics
+import Prometheus
 import ServiceLifecycle
 import UnixSignals
 
@@ -20,8 +23,9 @@ import UnixSignals
 /// connections; 0 by default. `--warm-up-delay`: a slower launch (`StoreModule`).
 ///
 /// The server listens from the start: `/health/live` and `/health/ready` answer at once
-/// (`HealthEndpoints`), every other route 503 until the host has launched (`LaunchGate`). SIGUSR1 and
-/// SIGUSR2 move the host to the background and back (`BackgroundSignals`).
+/// (`HealthEndpoints`), and so does `/metrics`, the host's metrics in Prometheus's text format
+/// (`MetricsEndpoint`); every other route answers 503 until the host has launched (`LaunchGate`). SIGUSR1
+/// and SIGUSR2 move the host to the background and back (`BackgroundSignals`).
 ///
 /// Every request runs in a request scope (`RequestScopeMiddleware`); one with an `X-Session: <id>` header
 /// is nested in that session's scope, which lasts until the host terminates.
@@ -85,10 +89,27 @@ struct ServiceLifecycleExample {
     )
         async throws
     {
-        // README: host-logging
+        // README: prometheus-registry
+        let registry = PrometheusCollectorRegistry()  // what GET /metrics serves
+        var metricsFactory = PrometheusMetricsFactory(registry: registry)
+        // Hooks take microseconds to seconds: finer buckets than the default 5 ms to 10 s.
+        let hookBuckets: [Duration] = [
+            .microseconds(100), .milliseconds(1), .milliseconds(10), .milliseconds(100), .seconds(1), .seconds(10),
+        ]
+        let names = MetricsInstrument.Names()  // lifecycle_deliveries_total, …
+        metricsFactory.durationHistogramBuckets[names.deliveryDuration] = hookBuckets
+        metricsFactory.durationHistogramBuckets[names.eventDuration] = hookBuckets
+        MetricsSystem.bootstrap(metricsFactory)  // the process's other metrics go there too
+        // README: end
+
+        // README: host-instruments
         let logger = Logger(label: "shop")
         var hostConfiguration = ApplicationHost.Configuration(terminateDeadline: .seconds(10))
         hostConfiguration.onDelivery = transcript.writeDelivery  // an observer of your own stays, and runs first
+        hostConfiguration.instruments = [
+            TracingInstrument(),  // spans, with the tracer of InstrumentationSystem (none is bootstrapped here)
+            MetricsInstrument(factory: metricsFactory),  // counters, timers and the state gauge, on /metrics
+        ]
         let host = try ApplicationHost(
             manifest: .example,  // StoreModule, TrafficModule, AdminModule, SessionModule; routing, scopes
             launchOptions: options,  // carries what the program shares: the transcript
@@ -110,6 +131,7 @@ struct ServiceLifecycleExample {
             resolver: host.context.services,
             scopes: scopes,
             health: HealthEndpoints(liveness: liveness, readiness: readiness),
+            metrics: MetricsEndpoint(registry: registry),
             host: host
         )
         // `/admin/**` goes through the host's router, so the interceptors guard it (`AdminEndpoint`).

@@ -1,0 +1,126 @@
+public import LifecycleCore
+public import Metrics
+import Synchronization
+
+/// Counts and times a host's work with swift-metrics: hook calls, their failures and timeouts, how long
+/// each call and each event took, quarantines, and the host's state.
+///
+/// Install it on the host (``LifecycleCore/ApplicationHost/Configuration/instruments``), with the factory
+/// of your metrics backend:
+///
+/// ```swift
+/// let metrics = MetricsInstrument(factory: PrometheusMetricsFactory(registry: registry))
+/// ```
+///
+/// The metrics and their labels are in ``Names``: `lifecycle_deliveries_total{event,module}`,
+/// `lifecycle_delivery_failures_total{event,module}`, `lifecycle_delivery_timeouts_total{event,module}`,
+/// `lifecycle_delivery_duration_seconds{event,module}`, `lifecycle_event_duration_seconds{event}`,
+/// `lifecycle_quarantines_total{module}` and `lifecycle_state`, whose values are in ``stateCode(_:)``. The
+/// `event` dimension is the event's name (`didBecomeActive`; for a message between modules, the message
+/// type's); `module` is the module-qualified type name (`App.CacheModule`). Both are bounded sets: the
+/// events a program knows, the modules of its manifest.
+///
+/// Each metric is made once, the first time it is needed, and kept: a hook call costs a dictionary
+/// look-up under a lock, then the backend's increment and record.
+///
+/// Give each host an instrument of its own, with a prefix of its own if several hosts share a factory:
+/// the state gauge holds one host's state.
+public final class MetricsInstrument: LifecycleInstrument {
+    /// The metrics' labels.
+    public let names: Names
+    /// The factory the metrics are made with.
+    public let factory: any MetricsFactory
+    private let state: Gauge
+    private let deliveries = Mutex<[DeliveryKey: DeliveryMetrics]>([:])
+    private let events = Mutex<[LifecycleEvent: Timer]>([:])
+    private let quarantines = Mutex<[String: Counter]>([:])
+
+    /// One participant's calls for one event: the event, and the participant's id within its host (a
+    /// participant's hash and equality read only its id and priority, never its name).
+    private struct DeliveryKey: Hashable {
+        let event: LifecycleEvent
+        let participant: Participant
+    }
+
+    /// The metrics of one ``DeliveryKey``. A class: a hook call takes one reference out of the cache, not
+    /// four, and touches the failure counters only when the hook failed.
+    private final class DeliveryMetrics: Sendable {
+        let calls: Counter
+        let failures: Counter
+        let timeouts: Counter
+        let duration: Timer
+
+        init(calls: Counter, failures: Counter, timeouts: Counter, duration: Timer) {
+            self.calls = calls
+            self.failures = failures
+            self.timeouts = timeouts
+            self.duration = duration
+        }
+    }
+
+    /// An instrument whose metrics `factory` makes, named under `prefix`.
+    ///
+    /// - Parameters:
+    ///   - factory: The metrics backend. By default the one bootstrapped with `MetricsSystem.bootstrap(_:)`,
+    ///     read once, here: bootstrap first, then make the instrument. Tests pass a `TestMetrics`.
+    ///   - prefix: What every label starts with, before a `_` (``Names/init(prefix:)``).
+    public init(factory: any MetricsFactory = MetricsSystem.factory, prefix: String = "lifecycle") {
+        self.factory = factory
+        names = Names(prefix: prefix)
+        state = Gauge(label: names.state, dimensions: [], factory: factory)
+    }
+
+    /// Sets the state gauge to ``stateCode(_:)`` of `new`.
+    public func stateChanged(from old: ApplicationState, to new: ApplicationState) {
+        state.record(Self.stateCode(new))
+    }
+
+    /// Counts the call, its failure and its timeout, and records its duration.
+    public func delivered(_ record: DeliveryRecord) {
+        let metrics = deliveries.withLock { cache in
+            let key = DeliveryKey(event: record.event, participant: record.participant)
+            if let metrics = cache[key] { return metrics }
+            let metrics = makeDeliveryMetrics(record)
+            cache[key] = metrics
+            return metrics
+        }
+        metrics.calls.increment()
+        metrics.duration.record(duration: record.duration)
+        guard let error = record.error else { return }
+        metrics.failures.increment()
+        if error is HookTimeout { metrics.timeouts.increment() }
+    }
+
+    /// Records how long the event took.
+    public func eventFinished(_ summary: EventSummary, context: (any Sendable)?) {
+        let timer = events.withLock { cache in
+            if let timer = cache[summary.event] { return timer }
+            let timer = Timer(label: names.eventDuration, dimensions: [("event", summary.event.name)], factory: factory)
+            cache[summary.event] = timer
+            return timer
+        }
+        timer.record(duration: summary.duration)
+    }
+
+    /// Counts a quarantine (`change` is `quarantined`).
+    public func moduleChanged(_ change: String, module: String, reason: String) {
+        guard change == "quarantined" else { return }
+        let counter = quarantines.withLock { cache in
+            if let counter = cache[module] { return counter }
+            let counter = Counter(label: names.quarantines, dimensions: [("module", module)], factory: factory)
+            cache[module] = counter
+            return counter
+        }
+        counter.increment()
+    }
+
+    private func makeDeliveryMetrics(_ record: DeliveryRecord) -> DeliveryMetrics {
+        let dimensions = [("event", record.event.name), ("module", record.participant.name)]
+        return DeliveryMetrics(
+            calls: Counter(label: names.deliveries, dimensions: dimensions, factory: factory),
+            failures: Counter(label: names.failures, dimensions: dimensions, factory: factory),
+            timeouts: Counter(label: names.timeouts, dimensions: dimensions, factory: factory),
+            duration: Timer(label: names.deliveryDuration, dimensions: dimensions, factory: factory)
+        )
+    }
+}
