@@ -15,6 +15,10 @@ import PackageDescription
 // `RouteTrie` with. Hummingbird and SwiftNIO take minutes to build, so CI's quick build leaves it out too,
 // and the `RouteTrie` rows run alone. Build it without the generated types with
 // `--traits HummingbirdComparison`.
+//
+// The default trait `Observability` adds the integration package's `LifecycleObservability` (by path), with
+// swift-distributed-tracing's in-memory tracer and swift-prometheus, for the rows that measure what a host's
+// instruments cost (Docs/Performance.md, "Instruments"). CI's quick build leaves it out as well.
 let package = Package(
     name: "ModuleLifecycleBenchmarks",
     // The root package's minimums (`Synchronization.Mutex`); Linux has none.
@@ -32,7 +36,11 @@ let package = Package(
             name: "HummingbirdComparison",
             description: "Hummingbird 2, whose router trie the route matching rows are compared with (slow to compile)"
         ),
-        .default(enabledTraits: ["GeneratedModules", "HummingbirdComparison"]),
+        .trait(
+            name: "Observability",
+            description: "LifecycleObservability's tracing and metrics instruments, for the instrument overhead rows"
+        ),
+        .default(enabledTraits: ["GeneratedModules", "HummingbirdComparison", "Observability"]),
     ],
     dependencies: [
         // The package under test, by path. The explicit name keeps the build independent of the name of
@@ -43,6 +51,11 @@ let package = Package(
         // Only with the trait `HummingbirdComparison`; without its own default traits (swift-configuration,
         // full Foundation), which the trie does not need.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0", traits: []),
+        // Only with the trait `Observability`: the instruments, a tracer that records and a metrics backend.
+        .package(name: "ModuleLifecycleServiceLifecycle", path: "../Integrations/ServiceLifecycle"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
     ],
     targets: [
         // Counts heap allocations by interposing malloc and friends (glibc only).
@@ -104,6 +117,23 @@ let package = Package(
                 ),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(
+                    name: "LifecycleObservability",
+                    package: "ModuleLifecycleServiceLifecycle",
+                    condition: .when(traits: ["Observability"])
+                ),
+                .product(
+                    name: "InMemoryTracing",
+                    package: "swift-distributed-tracing",
+                    condition: .when(traits: ["Observability"])
+                ),
+                .product(
+                    name: "Tracing",
+                    package: "swift-distributed-tracing",
+                    condition: .when(traits: ["Observability"])
+                ),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Observability"])),
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Observability"])),
             ]
         ),
     ]

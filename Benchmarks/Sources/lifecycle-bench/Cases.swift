@@ -91,7 +91,7 @@ func makeCases(_ fixture: Fixture, includeGenerated: Bool, only: [String]) -> [B
         eventCases(fixture) + boolCases(fixture) + buildCases(fixture.count, includeGenerated: includeGenerated)
         + lifecycleCases(fixture.count) + (includeGenerated ? generatedEventCases(fixture.count) : [])
         + serviceCases(fixture.count) + serviceBuildCases(fixture.count, includeGenerated: includeGenerated)
-        + messageCases(fixture.count)
+        + messageCases(fixture.count) + instrumentCases(fixture.count, expectedVote: fixture.expectedVote)
     guard !only.isEmpty else { return all }
     return all.filter { benchCase in only.contains { benchCase.system.id.hasPrefix($0) } }
 }

@@ -160,6 +160,42 @@ extension System {
         group: .boolEvent,
         isLibrary: true
     )
+    static let hostSyncOpenURL = System(
+        id: "host-sync-open-url",
+        label: "ApplicationHost.open(url), sync hooks; no instruments, no time limits, no journal",
+        group: .boolEvent,
+        isLibrary: true
+    )
+    static let hostSyncOpenURLEmptyInstrument = System(
+        id: "host-sync-open-url-empty-instrument",
+        label: "ApplicationHost.open(url), same; one instrument that does nothing (the seam's own cost)",
+        group: .boolEvent,
+        isLibrary: true
+    )
+    static let hostSyncOpenURLTracingNoOp = System(
+        id: "host-sync-open-url-tracing-noop",
+        label: "ApplicationHost.open(url), same; TracingInstrument, NoOpTracer",
+        group: .boolEvent,
+        isLibrary: true
+    )
+    static let hostSyncOpenURLTracing = System(
+        id: "host-sync-open-url-tracing",
+        label: "ApplicationHost.open(url), same; TracingInstrument, InMemoryTracer recording every span",
+        group: .boolEvent,
+        isLibrary: true
+    )
+    static let hostSyncOpenURLMetricsNoOp = System(
+        id: "host-sync-open-url-metrics-noop",
+        label: "ApplicationHost.open(url), same; MetricsInstrument, swift-metrics' no-op handlers",
+        group: .boolEvent,
+        isLibrary: true
+    )
+    static let hostSyncOpenURLMetrics = System(
+        id: "host-sync-open-url-metrics",
+        label: "ApplicationHost.open(url), same; MetricsInstrument, swift-prometheus registry",
+        group: .boolEvent,
+        isLibrary: true
+    )
     static let concreteBoolLoop = System(
         id: "concrete-bool-loop",
         label: "limit: index loop over [FinalClass], OR",
@@ -418,7 +454,10 @@ extension System {
         .proxyEvent, .proxySyncEvent, .concreteLoop, .retainingLoop, .existentialLoop, .asyncLoop, .notificationCenter,
         .proxyEventGenerated,
         .asyncLoopGenerated, .proxyDidFinishLaunching, .proxyOpenURL, .proxySyncDidFinishLaunching,
-        .proxySyncOpenURL, .proxyCustomBool, .proxyCustomBoolAsync, .concreteBoolLoop,
+        .proxySyncOpenURL, .hostSyncOpenURL, .hostSyncOpenURLEmptyInstrument, .hostSyncOpenURLTracingNoOp,
+        .hostSyncOpenURLTracing,
+        .hostSyncOpenURLMetricsNoOp, .hostSyncOpenURLMetrics, .proxyCustomBool, .proxyCustomBoolAsync,
+        .concreteBoolLoop,
         .existentialBoolLoop, .asyncBoolLoop, .buildNumbered, .buildLean, .buildLeanDeclared, .buildGenerated,
         .buildGeneratedDeclared,
         .namesLean,
@@ -478,6 +517,37 @@ struct Comparison {
             label: "sync open-URL ÷ concrete limit",
             numerator: .proxySyncOpenURL,
             denominator: .concreteBoolLoop
+        ),
+        Comparison(
+            label: "host sync open-URL ÷ concrete limit",
+            numerator: .hostSyncOpenURL,
+            denominator: .concreteBoolLoop
+        ),
+        Comparison(label: "host sync open-URL ÷ proxy", numerator: .hostSyncOpenURL, denominator: .proxySyncOpenURL),
+        Comparison(
+            label: "an instrument that does nothing ÷ no instruments",
+            numerator: .hostSyncOpenURLEmptyInstrument,
+            denominator: .hostSyncOpenURL
+        ),
+        Comparison(
+            label: "tracing (no-op tracer) ÷ no instruments",
+            numerator: .hostSyncOpenURLTracingNoOp,
+            denominator: .hostSyncOpenURL
+        ),
+        Comparison(
+            label: "tracing (recording tracer) ÷ no instruments",
+            numerator: .hostSyncOpenURLTracing,
+            denominator: .hostSyncOpenURL
+        ),
+        Comparison(
+            label: "metrics (no-op handlers) ÷ no instruments",
+            numerator: .hostSyncOpenURLMetricsNoOp,
+            denominator: .hostSyncOpenURL
+        ),
+        Comparison(
+            label: "metrics (Prometheus) ÷ no instruments",
+            numerator: .hostSyncOpenURLMetrics,
+            denominator: .hostSyncOpenURL
         ),
         Comparison(
             label: "custom Bool, sync handlers ÷ async Bool loop",

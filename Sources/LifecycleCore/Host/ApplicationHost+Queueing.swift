@@ -25,18 +25,20 @@ extension ApplicationHost {
         try checkNotReentrant(request, file: file, line: line)
         let reply = PendingReply<T>()
         let mailbox = self.mailbox
-        // Read here, in the asking task: what the instruments need from it (its trace context).
-        let captured = instruments.isEmpty ? nil : captureInstrumentContexts()
+        // Read here, in the asking task: what the instruments need from it (its trace context). Without
+        // instruments the job runs `work` itself, as small as it was before there were instruments.
+        let run: @Sendable (isolated ApplicationHost) async -> Result<T, LifecycleError>
+        if instruments.isEmpty {
+            run = work
+        } else {
+            let captured = captureInstrumentContexts()
+            run = { host in await host.instrumented(request, captured, work) }
+        }
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 reply.wait(continuation)
                 mailbox.submit { host in
-                    let outcome =
-                        if let captured {
-                            await host.instrumented(request, captured) { await work($0) }
-                        } else {
-                            await work(host)
-                        }
+                    let outcome = await run(host)
                     if !reply.resolve(outcome), case .failure(let error) = outcome {
                         host.configuration.onUnobservedError(error)
                     }

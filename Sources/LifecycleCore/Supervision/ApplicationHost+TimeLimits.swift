@@ -1,6 +1,51 @@
 extension ApplicationHost {
     // MARK: - Time limits
 
+    /// ``limited(_:dispatcher:scope:deadline:interruptible:direct:combine:run:instrumented:)`` between the
+    /// instruments' `eventStarted` and `eventFinished`; an event nobody implements is no event to them.
+    private func instrumentedDelivery<R: Sendable>(
+        _ event: LifecycleEvent,
+        dispatcher: any LifecycleDispatcher,
+        scope: DeliveryScope,
+        deadline: Duration?,
+        interruptible: Bool,
+        direct: () async -> EventOutcome<R>,
+        combine: @escaping ([any Sendable]) -> R,
+        run:
+            @escaping @Sendable (_ from: Int, _ supervisor: any DeliverySupervisor, _ observer: DeliveryObserver?) async
+            -> Void
+    ) async -> LimitedDelivery<R> {
+        let planned = dispatcher.plan(for: event).count
+        let state = currentState
+        let start = planned > 0 ? instrumentEventStarted(event, state: state) : nil
+        let delivery = await limited(
+            event,
+            dispatcher: dispatcher,
+            scope: scope,
+            deadline: deadline,
+            interruptible: interruptible,
+            direct: direct,
+            combine: combine,
+            run: run,
+            instrumented: true
+        )
+        if let start {
+            instrumentEventFinished(
+                EventSummary(
+                    event: event,
+                    state: state,
+                    start: start,
+                    duration: .now - start,
+                    planned: planned,
+                    failures: delivery.outcome.failures,
+                    abandoned: delivery.abandoned,
+                    stopped: delivery.stopped
+                )
+            )
+        }
+        return delivery
+    }
+
     /// Delivers an event under its time budgets.
     ///
     /// With no budget and no deadline, `direct` delivers inline, as fast as the proxy can. Otherwise one
@@ -14,7 +59,9 @@ extension ApplicationHost {
     /// When the journal is the only listener, the supervisor journals each call itself and the journal
     /// takes the calls when touched (see `JournalSource`); otherwise the fan-out reports to the observer.
     ///
-    /// The host's instruments, if any, are told when the event starts and how it ended.
+    /// The host's instruments, if any, are told when the event starts and how it ended: delivery goes
+    /// through ``instrumentedDelivery(_:dispatcher:scope:deadline:interruptible:direct:combine:run:)``,
+    /// which comes back here with `instrumented` set. A host without instruments pays one check.
     func limited<R: Sendable>(
         _ event: LifecycleEvent,
         dispatcher: any LifecycleDispatcher,
@@ -25,11 +72,11 @@ extension ApplicationHost {
         combine: @escaping ([any Sendable]) -> R,
         run:
             @escaping @Sendable (_ from: Int, _ supervisor: any DeliverySupervisor, _ observer: DeliveryObserver?) async
-            -> Void
+            -> Void,
+        instrumented: Bool = false
     ) async -> LimitedDelivery<R> {
-        // An event nobody implements is no event to an instrument.
-        guard !instruments.isEmpty, case let planned = dispatcher.plan(for: event).count, planned > 0 else {
-            return await supervised(
+        if !instrumented, !instruments.isEmpty {
+            return await instrumentedDelivery(
                 event,
                 dispatcher: dispatcher,
                 scope: scope,
@@ -40,46 +87,6 @@ extension ApplicationHost {
                 run: run
             )
         }
-        let state = currentState
-        let start = instrumentEventStarted(event, state: state)
-        let delivery = await supervised(
-            event,
-            dispatcher: dispatcher,
-            scope: scope,
-            deadline: deadline,
-            interruptible: interruptible,
-            direct: direct,
-            combine: combine,
-            run: run
-        )
-        instrumentEventFinished(
-            EventSummary(
-                event: event,
-                state: state,
-                start: start,
-                duration: .now - start,
-                planned: planned,
-                failures: delivery.outcome.failures,
-                abandoned: delivery.abandoned,
-                stopped: delivery.stopped
-            )
-        )
-        return delivery
-    }
-
-    /// ``limited(_:dispatcher:scope:deadline:interruptible:direct:combine:run:)`` without instruments.
-    private func supervised<R: Sendable>(
-        _ event: LifecycleEvent,
-        dispatcher: any LifecycleDispatcher,
-        scope: DeliveryScope,
-        deadline: Duration?,
-        interruptible: Bool,
-        direct: () async -> EventOutcome<R>,
-        combine: @escaping ([any Sendable]) -> R,
-        run:
-            @escaping @Sendable (_ from: Int, _ supervisor: any DeliverySupervisor, _ observer: DeliveryObserver?) async
-            -> Void
-    ) async -> LimitedDelivery<R> {
         let plan = dispatcher.plan(for: event)
         // Read once: each read of `configuration` copies it (and retains what it holds).
         let fallback = configuration.eventBudgets[event] ?? configuration.hookBudget
