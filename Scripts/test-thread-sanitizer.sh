@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 suites='ConcurrencyTests|StressTests|RegistrationTests|RegistrationWarmUpTests|RegistrationFailureTests'
 suites+='|FaultInjectionTests|StageTests|TimeLimitTests|TerminationTests|HostRunnerTests|InterceptorTests|RoutingHostTests'
 suites+='|ScopeAdoptionTests|ScopeStackTests|ScopeFailureTests|ScopeStateMachineTests|ScopeEdgeCaseTests'
-suites+='|SystemdNotifierTests|QuarantineTests|ModuleSwitchingTests|ActivityTests'
+suites+='|SystemdNotifierTests|QuarantineTests|ModuleSwitchingTests|ActivityTests|InstrumentTests'
 log=$(mktemp)
 # TSAN_OPTIONS: a report fails the run (exit code 66) instead of only printing.
 TSAN_OPTIONS="halt_on_error=1 exitcode=66" timeout 1800 swift test --sanitize=thread -Xswiftc -DLIFECYCLE_TSAN \
