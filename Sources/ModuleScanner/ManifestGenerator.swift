@@ -128,6 +128,10 @@ public struct ManifestGenerator: Sendable {
         // For the service check: every module this target's host can see, and whether any was not scanned.
         var visibleModules = Set(own.modules.map(\.name))
         var servicePaths = paths
+        // For the dependency check: the same modules with their Swift modules, and where each file belongs.
+        var visible = own.modules.map { DependencyCheck.Visible(swiftModule: module, module: $0) }
+        var owners: [String: String] = [:]
+        for path in paths { owners[path] = module }
         var everyDependencyScanned = true
         if mode == .aggregate {
             for dependency in dependencies.sorted(by: { $0.module < $1.module })
@@ -156,6 +160,8 @@ public struct ManifestGenerator: Sendable {
                 }
                 visibleModules.formUnion(scan.modules.map(\.name))
                 servicePaths += dependency.paths
+                visible += scan.modules.map { DependencyCheck.Visible(swiftModule: dependency.module, module: $0) }
+                for path in dependency.paths { owners[path] = dependency.module }
             }
             diagnostics += ServiceCheck.diagnostics(
                 sources.serviceMentions(in: servicePaths).filter { visibleModules.contains($0.type) },
@@ -163,6 +169,14 @@ public struct ManifestGenerator: Sendable {
                 checkMissing: everyDependencyScanned
             )
         }
+        diagnostics += DependencyCheck.diagnostics(
+            sources,
+            paths: servicePaths,
+            visible: visible,
+            owners: owners,
+            target: module,
+            checkDuplicates: mode == .aggregate
+        )
         diagnostics.sort { ($0.file, $0.line) < ($1.file, $1.line) }
         // The completeness check compares against every module this target can see, including
         // dependencies where the scanner found nothing: that is where a missed module would hide.
@@ -250,37 +264,6 @@ public struct ManifestGenerator: Sendable {
             lines += roleFunctions
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    private var listFunctionName: String { "_lifecycleModules_\(module)" }
-
-    private func serviceFunctionName(_ list: String) -> String {
-        "_lifecycleService\(list.prefix(1).uppercased())\(list.dropFirst())_\(module)"
-    }
-
-    /// `.withServices(providers: …, requirers: …)`, after the manifest of a target whose modules have
-    /// service roles.
-    private var servicesCall: String {
-        ".withServices(providers: \(serviceFunctionName("providers"))(), requirers: \(serviceFunctionName("requirers"))())"
-    }
-
-    private func messageFunctionName(_ list: String) -> String {
-        "_lifecycleMessage\(list.prefix(1).uppercased())\(list.dropFirst())_\(module)"
-    }
-
-    /// `.withMessages(receivers: …)`, after the manifest of a target whose modules receive messages.
-    private var messagesCall: String {
-        ".withMessages(receivers: \(messageFunctionName("receivers"))())"
-    }
-
-    private func routingFunctionName(_ list: String) -> String {
-        "_lifecycleRoute\(list.prefix(1).uppercased())\(list.dropFirst())_\(module)"
-    }
-
-    /// `.withRouting(servers: …, interceptors: …)`, after the manifest of a target with route servers or
-    /// global interceptors.
-    private var routingCall: String {
-        ".withRouting(servers: \(routingFunctionName("servers"))(), interceptors: \(routingFunctionName("interceptors"))())"
     }
 
     /// The functions that list the modules adopting each of `roles` (the service roles, or the message

@@ -78,8 +78,12 @@ public struct ManifestSpec: Codable, Sendable, Hashable {
     /// A checked-in manifest must regenerate identically in any clone and with any build folder, so for
     /// it, a dependency outside `root` (another package, often under the build folder's checkouts) is
     /// recorded in the header as the names it contributes instead of by path.
+    ///
+    /// A source that cannot be read is an error naming it (discovery would be incomplete without it), and
+    /// one that is not valid UTF-8 is scanned with replacement characters, with a warning naming it.
     public func generate(root: URL, excluding: Set<String> = []) throws -> ManifestGenerator.Output {
         var files: [String: String] = [:]
+        var unreadable: [ScanDiagnostic] = []
         let excluded = excluding.union(
             (excludes ?? []).map { root.appendingPathComponent($0).standardizedFileURL.path }
         )
@@ -88,7 +92,11 @@ public struct ManifestSpec: Codable, Sendable, Hashable {
             for entry in entries {
                 let url = entry.hasPrefix("/") ? URL(fileURLWithPath: entry) : root.appendingPathComponent(entry)
                 for path in try swiftFiles(at: url) where !excluded.contains(path) {
-                    if files[path] == nil { files[path] = try String(contentsOfFile: path, encoding: .utf8) }
+                    if files[path] == nil {
+                        let (text, problem) = Self.read(path)
+                        files[path] = text
+                        if let problem { unreadable.append(problem) }
+                    }
                     paths.append(path)
                 }
             }
@@ -154,7 +162,39 @@ public struct ManifestSpec: Codable, Sendable, Hashable {
             headerNote: header,
             locationComments: checkedInTarget == nil
         )
-        return generator.generate(parsed)
+        var output = generator.generate(parsed)
+        output.diagnostics = unreadable + output.diagnostics
+        return output
+    }
+
+    /// The text of the source at `path`, and what went wrong reading it: `nil` when nothing did.
+    static func read(_ path: String) -> (text: String, problem: ScanDiagnostic?) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = (error as NSError).localizedDescription
+            return (
+                "",
+                ScanDiagnostic(
+                    file: path,
+                    line: 1,
+                    message: "module discovery cannot read this file (\(reason)), so modules declared in it "
+                        + "would be missing from the manifest. Make it readable, or remove it from the target.",
+                    severity: .error
+                )
+            )
+        }
+        if let text = String(validating: data, as: UTF8.self) { return (text, nil) }
+        return (
+            String(decoding: data, as: UTF8.self),
+            ScanDiagnostic(
+                file: path,
+                line: 1,
+                message: "this file is not valid UTF-8; module discovery scanned it with replacement characters, "
+                    + "and the compiler will refuse it. Save it as UTF-8."
+            )
+        )
     }
 
     private func swiftFiles(at url: URL) throws -> [String] {

@@ -54,6 +54,7 @@ public struct ScanDiagnostic: Sendable, Hashable, CustomStringConvertible {
 public struct ParsedSources: Sendable {
     private var declarations: [String: [Declaration]] = [:]
     private var services: [String: [ServiceMention]] = [:]
+    private var dependencies: [String: [DependencyMention]] = [:]
     private var patterns: [String: [RoutePatternDeclaration]] = [:]
 
     public init(_ files: [SourceFile]) {
@@ -64,7 +65,13 @@ public struct ParsedSources: Sendable {
                 file: file.path
             )
             services[file.path] = ServiceMentionScan.scan(tokens, file: file.path)
+            dependencies[file.path] = DependencyMentionScan.scan(tokens, file: file.path)
         }
+    }
+
+    /// The modules the types of the files of `paths` list in `dependencies`, in path and line order.
+    func dependencyMentions(in paths: [String]) -> [DependencyMention] {
+        paths.sorted().flatMap { dependencies[$0] ?? [] }
     }
 
     /// The declarations of the files of `paths`, in path and line order.
@@ -307,12 +314,12 @@ public enum ModuleScan {
     ]
 
     private static func inGenericType(_ declaration: Declaration, _ genericTypes: Set<String>) -> Bool {
-        var prefix: [String] = []
-        for component in declaration.scope {
-            prefix.append(component)
-            if genericTypes.contains(prefix.joined(separator: ".")) { return true }
-        }
-        return false
+        // Whether a generic type's name is a whole-component prefix of the scope. Compared once per generic
+        // type, not once per prefix: joining every prefix cost depth² per declaration, so a file of types
+        // nested a thousand deep took minutes (scanner-bench --depth).
+        guard !genericTypes.isEmpty, !declaration.scope.isEmpty else { return false }
+        let scope = declaration.scope.joined(separator: ".")
+        return genericTypes.contains { scope == $0 || scope.hasPrefix($0 + ".") }
     }
 
     private static func unique(_ conditions: [String]) -> [String] {

@@ -23,41 +23,23 @@ struct ServiceMention: Sendable, Hashable {
 enum ServiceMentionScan {
     static func scan(_ tokens: [Token], file: String) -> [ServiceMention] {
         var mentions: [ServiceMention] = []
-        // One entry per open brace: the type whose body it opens, or nil for any other brace.
-        var braces: [String?] = []
-        var pendingType: String?
+        var bodies = TypeBodyTracker()
         var index = 0
-        func currentType() -> String? {
-            let names = braces.compactMap { $0 }
-            return names.isEmpty ? nil : names.joined(separator: ".")
-        }
         while index < tokens.count {
             let token = tokens[index]
             if let word = token.word {
                 let previousIsDot = index > 0 && tokens[index - 1].isPunct(".")
-                if ["struct", "class", "enum", "actor", "extension"].contains(word), !previousIsDot,
-                    let name = index + 1 < tokens.count ? tokens[index + 1].word : nil,
-                    name.first?.isUppercase == true || word == "extension"  // not `class func`, `class var`
-                {
-                    // `extension Outer.Inner`: the last component names the body's type.
-                    var path = name
-                    var next = index + 2
-                    while next + 1 < tokens.count, tokens[next].isPunct("."), let part = tokens[next + 1].word {
-                        path = part
-                        next += 2
-                    }
-                    pendingType = word == "extension" ? path : name
-                } else if word == "singleton" || word == "scoped" || word == "transient", previousIsDot,
+                if word == "singleton" || word == "scoped" || word == "transient", previousIsDot,
                     index + 1 < tokens.count, tokens[index + 1].isPunct("(")
                 {
-                    if let type = currentType(), let (service, _) = serviceType(tokens, from: index + 2) {
+                    if let type = bodies.currentType, let (service, _) = metatype(tokens, from: index + 2) {
                         mentions.append(
                             ServiceMention(type: type, service: service, role: .provides, file: file, line: token.line)
                         )
                     }
                 } else if word == "ServiceRequirements", index + 1 < tokens.count, tokens[index + 1].isPunct("(") {
                     var position = index + 2
-                    while let type = currentType(), let (service, end) = serviceType(tokens, from: position) {
+                    while let type = bodies.currentType, let (service, end) = metatype(tokens, from: position) {
                         mentions.append(
                             ServiceMention(type: type, service: service, role: .requires, file: file, line: token.line)
                         )
@@ -65,22 +47,16 @@ enum ServiceMentionScan {
                         position = end + 1
                     }
                 }
-            } else if token.isPunct("{") {
-                braces.append(pendingType)
-                pendingType = nil
-            } else if token.isPunct("}") {
-                if !braces.isEmpty { braces.removeLast() }
-            } else if token.isPunct(";") || token.isPunct("=") {
-                pendingType = nil
             }
+            bodies.observe(tokens, at: index)
             index += 1
         }
         return mentions
     }
 
-    /// `X.self`, `(any X).self` or `A.B.self` from `start`: the service's name and the index after
-    /// `self`, or nil for anything else.
-    private static func serviceType(_ tokens: [Token], from start: Int) -> (String, Int)? {
+    /// `X.self`, `(any X).self` or `A.B.self` from `start`: the type's name and the index after `self`, or
+    /// nil for anything else.
+    static func metatype(_ tokens: [Token], from start: Int) -> (String, Int)? {
         var index = start
         var parts: [String] = []
         var open = 0
