@@ -369,4 +369,28 @@ grep -qF 'Hidden.swift:4: error: `HiddenAction` conforms to ScopeAction but cann
 echo "ok: a private scope action is a build error at its line"
 rm Sources/Sessions/Hidden.swift
 
+echo "== dependencies: a cycle among modules fails the build, before any test runs"
+cat > Sources/FixtureHost/Cycle.swift <<'SWIFT'
+import LifecycleCore
+
+struct LedgerModule: LifecycleModule, DependentModule {
+    static let priority: ModulePriority = .normal
+    static let dependencies: [any LifecycleModule.Type] = [InvoiceModule.self]
+    init(context: LifecycleContext) {}
+}
+
+struct InvoiceModule: LifecycleModule, DependentModule {
+    static let priority: ModulePriority = .normal
+    static let dependencies: [any LifecycleModule.Type] = [LedgerModule.self]
+    init(context: LifecycleContext) {}
+}
+SWIFT
+if swift build > "$work/build10.log" 2>&1; then
+    cat "$work/build10.log"; echo "FAIL: the fixture built with a dependency cycle"; exit 1
+fi
+grep -qF 'Cycle.swift:5: error: dependency cycle: InvoiceModule → LedgerModule → InvoiceModule.' "$work/build10.log" ||
+    { cat "$work/build10.log"; echo "FAIL: no build error at the cycle"; exit 1; }
+echo "ok: a dependency cycle is a build error at its first dependency, naming each step"
+rm Sources/FixtureHost/Cycle.swift
+
 echo "discovery fixture: all checks passed"
