@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "LifecycleMessaging", targets: ["LifecycleMessaging"]),
         .library(name: "LifecycleRouting", targets: ["LifecycleRouting"]),
         .library(name: "LifecycleScopes", targets: ["LifecycleScopes"]),
+        // The plugin's scanner, for the nested package `Validation/`, which checks it against swift-syntax.
+        // Its `@_spi(Validation)` declarations are not API (README, "Public API").
+        .library(name: "ModuleScanner", targets: ["ModuleScanner"]),
         .executable(name: "lifecycle-demo", targets: ["lifecycle-demo"]),
         .plugin(name: "ModuleDiscoveryPlugin", targets: ["ModuleDiscoveryPlugin"]),
         .plugin(name: "WriteModuleManifest", targets: ["WriteModuleManifest"]),

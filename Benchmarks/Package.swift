@@ -24,7 +24,8 @@ let package = Package(
     // The root package's minimums (`Synchronization.Mutex`); Linux has none.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
-        .executable(name: "lifecycle-bench", targets: ["lifecycle-bench"])
+        .executable(name: "lifecycle-bench", targets: ["lifecycle-bench"]),
+        .executable(name: "scanner-bench", targets: ["scanner-bench"]),
     ],
     traits: [
         .trait(
@@ -95,6 +96,12 @@ let package = Package(
                 .product(name: "LifecycleServices", package: "ModuleLifecycle"),
             ],
             plugins: [.plugin(name: "GenerateSyntheticModules")]
+        ),
+
+        // The module scanner's time per KB of source, at sizes from 64 KB to 4 MB (Docs/Discovery.md).
+        .executableTarget(
+            name: "scanner-bench",
+            dependencies: [.product(name: "ModuleScanner", package: "ModuleLifecycle")]
         ),
 
         .executableTarget(
