@@ -59,7 +59,7 @@ struct DeclarationParser {
 
     /// One `#if` block: the conditions of the branches already passed, and the current branch's (empty for
     /// `#else`).
-    private struct ConditionFrame {
+    struct ConditionFrame {
         var passed: [String] = []
         var current: String
 
@@ -73,6 +73,10 @@ struct DeclarationParser {
     private static let accessModifiers: Set<String> = [
         "private", "fileprivate", "internal", "package", "public", "open",
     ]
+    /// The kinds an `import` may name: `import typealias WinSDK.DWORD`.
+    private static let importKinds: Set<String> = [
+        "typealias", "struct", "class", "enum", "protocol", "let", "var", "func",
+    ]
     private static let declarationKeywords: [String: Declaration.Kind] = [
         "struct": .structure, "class": .class, "enum": .enumeration, "actor": .actor,
         "protocol": .protocol, "extension": .extension, "typealias": .typealias,
@@ -83,11 +87,11 @@ struct DeclarationParser {
         "required", "private", "fileprivate", "internal", "public", "open", "package", "nonisolated", "mutating",
     ]
 
-    private let tokens: [Token]
-    private let file: String
-    private var index = 0
+    let tokens: [Token]
+    let file: String
+    var index = 0
     private var scopes: [Scope] = []
-    private var frames: [ConditionFrame] = []
+    private(set) var frames: [ConditionFrame] = []
     private var modifiers: [String] = []
     /// Open `(` and `[` in the current brace scope: inside them a keyword is an argument label
     /// (`func register(class cls: AnyClass)`), never a declaration.
@@ -119,7 +123,7 @@ struct DeclarationParser {
         return (parser.declarations, parser.patterns)
     }
 
-    private func token(_ offset: Int = 0) -> Token? {
+    func token(_ offset: Int = 0) -> Token? {
         let position = index + offset
         return position < tokens.count ? tokens[position] : nil
     }
@@ -154,7 +158,11 @@ struct DeclarationParser {
                 if word == "import" {
                     modifiers = []  // `private import Foundation` says nothing about the next type
                     index += 1
-                } else if let kind = Self.declarationKeywords[word], groupDepth.last == 0, startsDeclaration(kind) {
+                    // `import typealias WinSDK.DWORD`, `import struct Foundation.Date`: a kind, not a declaration.
+                    if let kind = token()?.word, Self.importKinds.contains(kind) { index += 1 }
+                } else if let kind = Self.declarationKeywords[word], !current.isEscaped, groupDepth.last == 0,
+                    startsDeclaration(kind)
+                {
                     parseDeclaration(kind)
                     modifiers = []
                 } else if word == "let" || word == "var", token(1)?.word == "pattern", atStaticMember {
@@ -199,6 +207,7 @@ struct DeclarationParser {
     /// variable named `actor`).
     private func startsDeclaration(_ kind: Declaration.Kind) -> Bool {
         if let previous = index > 0 ? tokens[index - 1] : nil, previous.isPunct(".") { return false }
+        if kind == .extension, token(1)?.isPunct("[") == true { return true }  // `extension [Element]`
         guard let next = token(1), let name = next.word else { return false }
         if kind == .class, Self.memberIntroducers.contains(name) { return false }
         if kind == .extension || kind == .typealias { return true }
@@ -211,8 +220,14 @@ struct DeclarationParser {
         index += 1  // keyword
         let isLocal = scopes.last?.isLocal ?? false
         var name = token()?.word ?? ""
-        index += 1
         var isGeneric = false
+        if kind == .extension, token()?.isPunct("[") == true {
+            // `extension [Element]`, `extension [Key: Value]`: sugar for a generic standard library type.
+            name = sugaredCollectionName()
+            isGeneric = true
+        } else {
+            index += 1
+        }
         if kind == .extension {
             // A dotted path, possibly with generic arguments: `Outer.Inner`, `Array<Int>`. Arguments (or a
             // `where` clause, below) mean the extended type is generic.
@@ -225,6 +240,12 @@ struct DeclarationParser {
                 name += "." + next
                 index += 2
             }
+            // `extension Int?`: an extension of `Optional`, which is generic.
+            while token()?.isPunct("?") == true || token()?.isPunct("!") == true {
+                name = "Optional"
+                isGeneric = true
+                index += 1
+            }
         }
         if token()?.isPunct("<") == true {
             isGeneric = true
@@ -234,13 +255,19 @@ struct DeclarationParser {
         if kind == .typealias {
             if token()?.isPunct("=") == true {
                 index += 1
+                let start = index
                 inherits = parseTypeList(terminators: [], line: line)
+                // `typealias Handler = (Request) -> Response` names no protocol or class.
+                if isStructuralType(tokens[start..<index]) { inherits = [] }
             }
         } else if token()?.isPunct(":") == true {
             index += 1
             inherits = parseTypeList(terminators: ["{"], line: nil)
         }
-        if token()?.word == "where" {
+        if kind == .typealias, token()?.word == "where" {
+            // A typealias has no body: its `where` clause ends with the line, unless a `,` or `:` continues it.
+            skipTypealiasWhereClause()
+        } else if token()?.word == "where" {
             if kind == .extension { isGeneric = true }
             while let current = token(), !current.isPunct("{") {
                 // `protocol P where Self: LifecycleModule` refines like `protocol P: LifecycleModule`.
@@ -286,7 +313,7 @@ struct DeclarationParser {
             index += 1
             groupDepth.append(0)
             switch kind {
-            case .protocol, .typealias:
+            case .typealias:
                 scopes.append(.code(isLocal: isLocal))
             default:
                 scopes.append(
@@ -308,89 +335,26 @@ struct DeclarationParser {
         return modifiers.contains("static") || modifiers.contains("class")
     }
 
-    /// With the cursor on the `let` or `var` of `pattern`: the pattern, when it is initialised with a string
-    /// literal, as `pattern: RoutePattern? = "…"`, `pattern: RoutePattern = "…"` or
-    /// `pattern = RoutePattern("…")`, and nothing follows the initialiser.
-    private func patternLiteral() -> RoutePatternDeclaration? {
-        var offset = 2  // `let`, `pattern`
-        var annotated = false
-        var optional = false
-        if token(offset)?.isPunct(":") == true {
-            // `RoutePattern`, `RoutePattern?`, `LifecycleRouting.RoutePattern?`, `Optional<RoutePattern>`.
-            offset += 1
-            var words: [String] = []
-            while let current = token(offset), !current.isPunct("=") {
-                if let word = current.word {
-                    words.append(word)
-                } else if !(current.isPunct("?") || current.isPunct("!") || current.isPunct(".")
-                    || current.isPunct("<") || current.isPunct(">"))
-                {
-                    return nil
-                }
-                offset += 1
-            }
-            guard words.filter({ $0 != "Optional" && $0 != "LifecycleRouting" }) == ["RoutePattern"] else {
-                return nil
-            }
-            annotated = true
-            optional =
-                words.contains("Optional")
-                || (3..<offset).contains { token($0)?.isPunct("?") == true || token($0)?.isPunct("!") == true }
-        }
-        guard token(offset)?.isPunct("=") == true else { return nil }
-        offset += 1
-        let value: String?
-        let line: Int
-        if case .literal(let literal)? = token(offset)?.kind, annotated {
-            (value, line) = (literal, token(offset)?.line ?? 0)
-            offset += 1
-        } else {
-            // `RoutePattern("…")` or `LifecycleRouting.RoutePattern("…")`.
-            if token(offset)?.word == "LifecycleRouting", token(offset + 1)?.isPunct(".") == true { offset += 2 }
-            guard token(offset)?.word == "RoutePattern", token(offset + 1)?.isPunct("(") == true,
-                case .literal(let literal)? = token(offset + 2)?.kind, token(offset + 3)?.isPunct(")") == true
-            else { return nil }
-            (value, line) = (literal, token(offset + 2)?.line ?? 0)
-            offset += 4
-        }
-        guard let value, endsStatement(at: offset) else { return nil }
-        return RoutePatternDeclaration(
-            type: enclosingTypeScope().names.joined(separator: "."),
-            pattern: value,
-            isOptional: optional,
-            conditions: frames.map(\.expression),
-            file: file,
-            line: line
-        )
-    }
-
-    /// Whether the token `offset` ahead of the cursor begins something other than the continuation of an
-    /// expression: the end of the file, `;`, `}`, a directive, or a word or attribute on a later line.
-    private func endsStatement(at offset: Int) -> Bool {
-        guard let next = token(offset) else { return true }
-        if next.isPunct(";") || next.isPunct("}") { return true }
-        if case .directive = next.kind { return true }
-        guard let previous = token(offset - 1), next.line > previous.line else { return false }
-        return next.word != nil || next.isPunct("@")
-    }
-
     /// The chain of enclosing type scopes, up to the nearest code scope.
-    private func enclosingTypeScope() -> (
+    func enclosingTypeScope() -> (
         names: [String], isGeneric: Bool, isPrivate: Bool, hasPrivateAncestor: Bool, isExtension: Bool
     ) {
         var names: [String] = []
         var isGeneric = false
         var privates: [Bool] = []
         var directIsExtension = false
+        // Walked innermost first, collected in that order and reversed once: inserting at the front cost
+        // depth² per declaration, so types nested 2,000 deep took seconds (scanner-bench --depth).
         for scope in scopes.reversed() {
             guard case .type(let name, let generic, let isPrivate, _, let isExtension) = scope else { break }
             if names.isEmpty { directIsExtension = isExtension }
-            names.insert(name, at: 0)
+            names.append(name)
             isGeneric = isGeneric || generic
-            privates.insert(isPrivate, at: 0)
+            privates.append(isPrivate)
         }
-        let direct = privates.last ?? false
-        let ancestor = privates.dropLast().contains(true)
+        names.reverse()
+        let direct = privates.first ?? false
+        let ancestor = privates.dropFirst().contains(true)
         return (names, isGeneric, direct, ancestor, directIsExtension)
     }
 
@@ -399,21 +363,21 @@ struct DeclarationParser {
     private mutating func parseTypeList(terminators: Set<Character>, line: Int?) -> [String] {
         var names: [String] = []
         var path: [String] = []
-        // A typealias's right-hand side may start on the line after `=`.
-        var previousLine = line.map { _ in token()?.line ?? 0 } ?? 0
+        // A typealias's right-hand side may start on the line after `=`, and go on over several lines inside
+        // `<…>` or `(…)`; it ends with the line of its last token, unless `&`, `.` or `->` carries it over.
+        let start = index
         func finish() {
             if let last = path.last { names.append(last) }
             path = []
         }
         while let current = token() {
             if case .directive = current.kind { break }
-            if let line, current.line != previousLine, !current.isPunct("&"),
-                tokens[index - 1].isPunct("&") == false
+            let arrowAhead = current.isPunct("-") && token(1)?.isPunct(">") == true
+            if line != nil, index > start, current.line != tokens[index - 1].line, !current.isPunct("&"),
+                !current.isPunct("."), !arrowAhead, !tokens[index - 1].isPunct("&"), !tokens[index - 1].isPunct(".")
             {
-                _ = line
                 break
             }
-            previousLine = current.line
             switch current.kind {
             case .punct(let character) where terminators.contains(character):
                 finish()
@@ -460,7 +424,9 @@ struct DeclarationParser {
         while let current = token() {
             index += 1
             if current.isPunct(open) { depth += 1 }
-            if current.isPunct(close) {
+            // The `>` of `->` (a function type among generic arguments) closes nothing.
+            let isArrow = open == "<" && index >= 2 && tokens[index - 2].isPunct("-")
+            if current.isPunct(close), !isArrow {
                 depth -= 1
                 if depth <= 0 { return }
             }

@@ -24,6 +24,8 @@ struct Token: Equatable {
 
     let kind: Kind
     let line: Int
+    /// Whether the word was written in backticks (`` `extension` ``): a name, never a keyword.
+    var isEscaped = false
 
     var word: String? {
         if case .word(let word) = kind { return word }
@@ -109,12 +111,18 @@ struct Lexer {
         }
     }
 
+    /// Letters, `_`, `$`, and emoji beyond ASCII (`struct 🏃`), which Swift allows in identifiers too.
     private func isIdentifierStart(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "_" || scalar == "$" || scalar.properties.isXIDStart
+        scalar == "_" || scalar == "$" || scalar.properties.isXIDStart || isEmojiBeyondASCII(scalar)
     }
 
     private func isIdentifierContinue(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "_" || scalar == "$" || scalar.properties.isXIDContinue
+        scalar == "_" || scalar == "$" || scalar.properties.isXIDContinue || isEmojiBeyondASCII(scalar)
+    }
+
+    private func isEmojiBeyondASCII(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value > 0x7F && (scalar.properties.isEmoji || scalar.properties.isEmojiModifier)
+            && !scalar.properties.isPatternSyntax
     }
 
     private mutating func lexWord() {
@@ -129,10 +137,13 @@ struct Lexer {
         while let scalar = peek(), scalar != "`", scalar != "\n" { advance() }
         let word = text(start, index)
         if peek() == "`" { advance() }
-        tokens.append(Token(kind: .word(word), line: line))
+        tokens.append(Token(kind: .word(word), line: line, isEscaped: true))
     }
 
+    /// Skips a number; also a lone numeric character that continues no identifier (`½`, `²`), which must not
+    /// stall the lexer.
     private mutating func skipNumber() {
+        advance()
         while let scalar = peek(),
             isIdentifierContinue(scalar) || scalar == "." && peek(1)?.properties.numericType != nil
         {
@@ -237,13 +248,21 @@ struct Lexer {
             default: return false
             }
         }
+        // As Swift's lexer: a closing `/` after white space closes nothing (`/a .. /b` are prefix operators), and
+        // a literal would never hold an unbalanced `)` (`{ /Case.a ~= $0 }).map(/Case.a)`).
         var offset = 1
+        var parentheses = 0
         while let scalar = peek(offset), scalar != "\n" {
             if scalar == "\\" {
                 offset += 2
                 continue
             }
-            if scalar == "/" { return true }
+            if scalar == "(" { parentheses += 1 }
+            if scalar == ")" {
+                parentheses -= 1
+                if parentheses < 0 { return false }
+            }
+            if scalar == "/", let before = peek(offset - 1), !before.properties.isWhitespace { return true }
             offset += 1
         }
         return false
@@ -279,7 +298,7 @@ struct Lexer {
             hashes += 1
             advance()
         }
-        let multiline = peek() == "\"" && peek(1) == "\"" && peek(2) == "\""
+        let multiline = multilineOpeningAhead()
         for _ in 0..<(multiline ? 3 : 1) { advance() }
         var value: String? = multiline ? nil : ""
         while let scalar = peek() {
@@ -332,6 +351,18 @@ struct Lexer {
         default:
             return nil
         }
+    }
+
+    /// Whether `"""` at the cursor opens a multi-line string: only white space may follow it on its line.
+    /// `#"""#` is a raw string holding one quote.
+    private func multilineOpeningAhead() -> Bool {
+        guard peek() == "\"", peek(1) == "\"", peek(2) == "\"" else { return false }
+        var offset = 3
+        while let scalar = peek(offset), scalar != "\n" {
+            guard scalar == " " || scalar == "\t" || scalar == "\r" else { return false }
+            offset += 1
+        }
+        return true
     }
 
     private func escapeAhead(hashes: Int) -> Bool {
