@@ -3,7 +3,9 @@
 # with two feature libraries and a host, depending on this repository by path.
 #  1. The host sees exactly the expected modules, in the expected order.
 #  2. Adding a module file makes it appear, with nothing else edited.
-#  3. A no-change rebuild recompiles nothing.
+#  3. A no-change rebuild recompiles nothing. Touching a file reruns discovery in its own target only; an edit
+#     that moves lines reruns it in the host too; a change to a declaration another target reads reruns it
+#     there, and a module conforming through it is discovered.
 #  4. Checked-in mode: write-module-manifest writes the manifest; the completeness and staleness tests pass.
 #  5. A module added without regenerating: the staleness check fails with the exact command, and the
 #     completeness check fails naming the missing type.
@@ -86,6 +88,41 @@ compiled=$(grep "Compiling" "$work/build3.log" | grep -vc "Compiling plugin" || 
 check "a no-change rebuild compiles no source" "0" "$compiled"
 regenerated=$(grep -c "Discovering lifecycle modules" "$work/build3.log" || true)
 check "a no-change rebuild does not rerun the generator" "0" "$regenerated"
+
+echo "== incremental discovery: a dependent's discovery reruns only when what it reads changed"
+reran() { sed -nE 's/.*Discovering lifecycle modules in (.*)$/\1/p' "$1" | sort | paste -sd' ' -; }
+touch Sources/FeatureA/Search.swift
+swift build > "$work/build3a.log" 2>&1 || { cat "$work/build3a.log"; echo "FAIL: rebuild"; exit 1; }
+check "touching a file reruns discovery in its own target only" "FeatureA" "$(reran "$work/build3a.log")"
+{ echo "// Moves every declaration below it down a line."; cat Sources/FeatureA/Search.swift; } > "$work/Search.swift"
+mv "$work/Search.swift" Sources/FeatureA/Search.swift
+swift build > "$work/build3b.log" 2>&1 || { cat "$work/build3b.log"; echo "FAIL: rebuild"; exit 1; }
+check "an edit that moves lines reruns it in the host too (the summary has lines), not in FeatureB (the interface has none)" \
+    "FeatureA FixtureHost" "$(reran "$work/build3b.log")"
+cat > Sources/FeatureA/Late.swift <<'SWIFT'
+public import LifecycleCore
+
+public protocol LateProtocol: Sendable {}
+SWIFT
+cat > Sources/FeatureB/Late.swift <<'SWIFT'
+import FeatureA
+import LifecycleCore
+
+struct LateModule: LateProtocol {
+    static let priority: ModulePriority = .normal
+    init(context: LifecycleContext) {}
+}
+SWIFT
+swift build > "$work/build3c.log" 2>&1 || { cat "$work/build3c.log"; echo "FAIL: rebuild"; exit 1; }
+check "a type conforming to a protocol that does not refine LifecycleModule is no module" "" \
+    "$(run_host | grep '^entry FeatureB.LateModule' || true)"
+sed -i.bak 's/LateProtocol: Sendable/LateProtocol: LifecycleModule/' Sources/FeatureA/Late.swift && rm Sources/FeatureA/Late.swift.bak
+swift build > "$work/build3d.log" 2>&1 || { cat "$work/build3d.log"; echo "FAIL: rebuild"; exit 1; }
+check "a change to what FeatureA declares reruns discovery in FeatureB, which reads its interface" \
+    "FeatureA FeatureB FixtureHost" "$(reran "$work/build3d.log")"
+check "and FeatureB's module that conforms through it is discovered" "entry FeatureB.LateModule" \
+    "$(run_host | grep '^entry FeatureB.LateModule')"
+rm Sources/FeatureA/Late.swift Sources/FeatureB/Late.swift
 
 echo "== checked-in mode"
 swift package --allow-writing-to-package-directory write-module-manifest --target FeatureA

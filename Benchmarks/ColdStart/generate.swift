@@ -2,19 +2,26 @@
 // and executables that time `ApplicationHost(manifest: .discovered)` in their own, fresh process: what a
 // program with that many modules pays at startup, before its first event.
 //
-//     swift Benchmarks/ColdStart/generate.swift <output-dir> <root-package-path> <modules-per-target> <targets>...
+//     swift Benchmarks/ColdStart/generate.swift [--file-per-module] <output-dir> <root-package-path> \
+//         <modules-per-target> <targets>...
 //
-// Target k depends on target k - 1. For each count of targets given, executable `cold-start-<N>` links the
-// first that many (N modules in all). One package, one build, for every N. Benchmarks/ColdStart/run.sh
+// Each target's modules are in one file, or with `--file-per-module` one file each (as most code is
+// written; Benchmarks/DiscoveryScale/run.sh uses it to time the plugin). Target k depends on target k - 1.
+// For each count of targets given, executable `cold-start-<N>` links the first that many (N modules in all). One package, one build, for every N. Benchmarks/ColdStart/run.sh
 // calls it; nothing here is committed output. Toolchain only.
 import Foundation
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+var arguments = Array(CommandLine.arguments.dropFirst())
+let filePerModule = arguments.first == "--file-per-module"
+if filePerModule { arguments.removeFirst() }
 let sizes = arguments.dropFirst(3).compactMap { Int($0) }.filter { $0 > 0 }
 guard arguments.count >= 4, let perTarget = Int(arguments[2]), perTarget > 0, sizes.count == arguments.count - 3
 else {
     FileHandle.standardError.write(
-        Data("usage: generate.swift <output-dir> <root-package-path> <modules-per-target> <targets>...\n".utf8)
+        Data(
+            ("usage: generate.swift [--file-per-module] <output-dir> <root-package-path> <modules-per-target> "
+                + "<targets>...\n").utf8
+        )
     )
     exit(2)
 }
@@ -70,8 +77,9 @@ func hooks(_ index: Int) -> (protocols: [String], body: [String]) {
 var targetDeclarations: [String] = []
 for target in 0..<targets {
     let name = "Feature\(target)"
-    var lines = ["public import LifecycleCore"]
-    if target > 0 { lines.append("import Feature\(target - 1)") }
+    var imports = ["public import LifecycleCore"]
+    if target > 0 { imports.append("import Feature\(target - 1)") }
+    var lines = imports
     for index in 0..<perTarget {
         // One dependency in the previous target, and (but for the first) one in this target: ~1.9 each.
         var dependencies: [String] = []
@@ -91,8 +99,12 @@ for target in 0..<targets {
         lines.append("    public init(context: LifecycleContext) {}")
         lines += body
         lines.append("}")
+        if filePerModule {
+            try write(lines.joined(separator: "\n") + "\n", to: "Sources/\(name)/Module\(target)_\(index).swift")
+            lines = imports
+        }
     }
-    try write(lines.joined(separator: "\n") + "\n", to: "Sources/\(name)/Modules.swift")
+    if !filePerModule { try write(lines.joined(separator: "\n") + "\n", to: "Sources/\(name)/Modules.swift") }
     let dependency = target > 0 ? "\"Feature\(target - 1)\", " : ""
     targetDeclarations.append(
         """

@@ -1,6 +1,6 @@
 /// A declaration the scanner cares about: a nominal type, a protocol, an extension or a typealias.
-struct Declaration: Equatable {
-    enum Kind: Equatable {
+struct Declaration: Hashable {
+    enum Kind: String, Hashable {
         case structure
         case `class`
         case enumeration

@@ -112,12 +112,22 @@ struct Lexer {
     }
 
     /// Letters, `_`, `$`, and emoji beyond ASCII (`struct 🏃`), which Swift allows in identifiers too.
+    /// Most source is ASCII, so ASCII is answered without looking up Unicode properties.
     private func isIdentifierStart(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "_" || scalar == "$" || scalar.properties.isXIDStart || isEmojiBeyondASCII(scalar)
+        if scalar.isASCII { return Self.isASCIILetter(scalar.value) || scalar == "_" || scalar == "$" }
+        return scalar.properties.isXIDStart || isEmojiBeyondASCII(scalar)
     }
 
     private func isIdentifierContinue(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "_" || scalar == "$" || scalar.properties.isXIDContinue || isEmojiBeyondASCII(scalar)
+        if scalar.isASCII {
+            return Self.isASCIILetter(scalar.value) || (0x30...0x39).contains(scalar.value) || scalar == "_"
+                || scalar == "$"
+        }
+        return scalar.properties.isXIDContinue || isEmojiBeyondASCII(scalar)
+    }
+
+    private static func isASCIILetter(_ value: UInt32) -> Bool {
+        (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
     }
 
     private func isEmojiBeyondASCII(_ scalar: Unicode.Scalar) -> Bool {
@@ -403,6 +413,15 @@ struct Lexer {
     }
 
     private func text(_ start: Int, _ end: Int) -> String {
+        // ASCII, as most words are: the bytes are the scalars' values, written once.
+        if scalars[start..<end].allSatisfy(\.isASCII) {
+            return String(unsafeUninitializedCapacity: end - start) { buffer in
+                for offset in 0..<(end - start) {
+                    buffer[offset] = UInt8(truncatingIfNeeded: scalars[start + offset].value)
+                }
+                return end - start
+            }
+        }
         var result = ""
         result.unicodeScalars.append(contentsOf: scalars[start..<end])
         return result

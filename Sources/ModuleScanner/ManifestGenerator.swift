@@ -14,22 +14,6 @@ public struct ManifestGenerator: Sendable {
         case aggregate
     }
 
-    /// A dependency target: its Swift module name and its source paths — or, when it is recorded rather
-    /// than scanned, the names it contributes and whether it declares modules.
-    public struct Dependency: Sendable, Hashable {
-        public var module: String
-        public var paths: [String]
-        public var implies: [String]
-        public var hasModules: Bool?
-
-        public init(module: String, paths: [String], implies: [String] = [], hasModules: Bool? = nil) {
-            self.module = module
-            self.paths = paths
-            self.implies = implies
-            self.hasModules = hasModules
-        }
-    }
-
     /// What a generation produced.
     public struct Output: Sendable {
         /// The Swift source of the manifest.
@@ -45,6 +29,8 @@ public struct ManifestGenerator: Sendable {
         public var diagnostics: [ScanDiagnostic]
         /// The dependencies whose manifests the aggregate includes, in order.
         public var includedDependencies: [String]
+        /// What the target's dependents read instead of its sources.
+        public var summary: DiscoverySummary
     }
 
     /// ModuleLifecycle's own libraries. Their module types (`LifecycleServices.ServiceRegistryModule`) join
@@ -136,6 +122,16 @@ public struct ManifestGenerator: Sendable {
         if mode == .aggregate {
             for dependency in dependencies.sorted(by: { $0.module < $1.module })
             where !Self.frameworkModules.contains(dependency.module) {
+                if let summary = dependency.summary {
+                    // Scanned when that target was built: its summary says what the scan found.
+                    if summary.hasManifest { included.append(dependency.module) }
+                    let modules = summary.discoveredModules
+                    visibleModules.formUnion(modules.map(\.name))
+                    servicePaths += dependency.paths
+                    visible += modules.map { DependencyCheck.Visible(swiftModule: dependency.module, module: $0) }
+                    for file in summary.files { owners[file] = dependency.module }
+                    continue
+                }
                 if let hasModules = dependency.hasModules {
                     if hasModules {
                         included.append(dependency.module)
@@ -195,7 +191,16 @@ public struct ManifestGenerator: Sendable {
             interceptors: ownInterceptors.interceptors,
             scopeActions: ownActions.actions,
             diagnostics: diagnostics,
-            includedDependencies: included
+            includedDependencies: included,
+            summary: DiscoverySummary(
+                module: module,
+                hasManifest: !own.modules.isEmpty || !ownInterceptors.interceptors.isEmpty
+                    || !ownActions.actions.isEmpty,
+                modules: own.modules,
+                declarations: sources.declarations(in: paths),
+                serviceMentions: sources.serviceMentions(in: paths),
+                dependencyMentions: sources.dependencyMentions(in: paths)
+            )
         )
     }
 

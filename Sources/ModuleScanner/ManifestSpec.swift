@@ -14,12 +14,46 @@ public struct ManifestSpec: Codable, Sendable, Hashable {
         public var implies: [String]?
         /// For a recorded dependency: whether it declares modules (an aggregate includes its manifest).
         public var hasModules: Bool?
+        /// For a dependency that applies the discovery plugin too: the summary its build command writes
+        /// (`DiscoverySummary`), read instead of `sources`. When it cannot be read, `sources` are scanned.
+        public var summary: String?
+        /// For a dependency the plugin could not tell applies it (its plugin had not run yet in this build):
+        /// where its interface would be. Read instead of `sources` only when it is newer than every one of
+        /// them, which an interface (the declarations of those files alone) then describes exactly.
+        public var possibleInterface: String?
 
-        public init(module: String, sources: [String], implies: [String]? = nil, hasModules: Bool? = nil) {
+        public init(
+            module: String,
+            sources: [String],
+            implies: [String]? = nil,
+            hasModules: Bool? = nil,
+            summary: String? = nil,
+            possibleInterface: String? = nil
+        ) {
             self.module = module
             self.sources = sources
             self.implies = implies
             self.hasModules = hasModules
+            self.summary = summary
+            self.possibleInterface = possibleInterface
+        }
+
+        /// The summary to read instead of the sources below `root`, and what it says; `nil` to scan them.
+        func readableSummary(root: URL, files: (URL) throws -> [String]) -> (path: String, summary: DiscoverySummary)? {
+            if let summary, let read = DiscoverySummary.read(summary, module: module) { return (summary, read) }
+            guard let possibleInterface, let written = Self.modificationDate(possibleInterface) else { return nil }
+            for entry in sources {
+                let url = entry.hasPrefix("/") ? URL(fileURLWithPath: entry) : root.appendingPathComponent(entry)
+                guard let paths = try? files(url) else { return nil }
+                for path in paths {
+                    guard let modified = Self.modificationDate(path), modified <= written else { return nil }
+                }
+            }
+            return DiscoverySummary.read(possibleInterface, module: module).map { (possibleInterface, $0) }
+        }
+
+        private static func modificationDate(_ path: String) -> Date? {
+            (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
         }
     }
 
@@ -103,8 +137,27 @@ public struct ManifestSpec: Codable, Sendable, Hashable {
             return paths
         }
         let own = try expand(sources)
-        var expanded = try self.dependencies.map { (spec: $0, paths: try expand($0.sources)) }
-        var parsed = ParsedSources(files.map { SourceFile(path: $0.key, text: $0.value) })
+        // A dependency with a readable summary is not scanned again: its summary stands for its sources. A
+        // checked-in manifest scans sources: it must regenerate the same anywhere, summaries or not.
+        var summaries: [String: DiscoverySummary] = [:]
+        var expanded: [(spec: DependencySpec, paths: [String])] = []
+        for dependency in dependencies {
+            if checkedInTarget == nil,
+                let (path, summary) = dependency.readableSummary(root: root, files: swiftFiles(at:))
+            {
+                summaries[path] = summary
+                expanded.append((dependency, [path]))
+            } else {
+                expanded.append((dependency, try expand(dependency.sources)))
+            }
+        }
+        // The aggregate never lists or checks ModuleLifecycle's own libraries: only their declarations count.
+        let framework = expanded.filter { ManifestGenerator.frameworkModules.contains($0.spec.module) }
+        var parsed = ParsedSources(
+            files.map { SourceFile(path: $0.key, text: $0.value) },
+            declarationsOnly: Set(framework.flatMap(\.paths)).subtracting(own)
+        )
+        for (path, summary) in summaries { parsed.insert(summary, as: path) }
         var recorded = self
         if checkedInTarget != nil {
             let rootPath = root.standardizedFileURL.path + "/"
@@ -156,7 +209,8 @@ public struct ManifestSpec: Codable, Sendable, Hashable {
                     module: $0.spec.module,
                     paths: $0.paths,
                     implies: $0.spec.implies ?? [],
-                    hasModules: $0.spec.hasModules
+                    hasModules: $0.spec.hasModules,
+                    summary: $0.paths.first.flatMap { summaries[$0] }
                 )
             },
             headerNote: header,

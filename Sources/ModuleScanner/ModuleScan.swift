@@ -57,16 +57,27 @@ public struct ParsedSources: Sendable {
     private var dependencies: [String: [DependencyMention]] = [:]
     private var patterns: [String: [RoutePatternDeclaration]] = [:]
 
-    public init(_ files: [SourceFile]) {
+    /// Parses `files`. Those of `declarationsOnly` are read for their declarations alone: they are context
+    /// (ModuleLifecycle's own libraries), and nothing asks for the services and dependencies they mention.
+    public init(_ files: [SourceFile], declarationsOnly: Set<String> = []) {
         for file in files where declarations[file.path] == nil {
             let tokens = Lexer.tokenize(file.text)
             (declarations[file.path], patterns[file.path]) = DeclarationParser.parseWithPatterns(
                 tokens: tokens,
                 file: file.path
             )
+            guard !declarationsOnly.contains(file.path) else { continue }
             services[file.path] = ServiceMentionScan.scan(tokens, file: file.path)
             dependencies[file.path] = DependencyMentionScan.scan(tokens, file: file.path)
         }
+    }
+
+    /// Adds a dependency's summary under `key`, as if the files it summarises had been scanned as one:
+    /// `declarations(in: [key])` and the mentions return what it holds.
+    mutating func insert(_ summary: DiscoverySummary, as key: String) {
+        declarations[key] = summary.declarations
+        services[key] = summary.serviceMentions
+        dependencies[key] = summary.dependencyMentions
     }
 
     /// The modules the types of the files of `paths` list in `dependencies`, in path and line order.

@@ -2,7 +2,7 @@
 /// `services.transient(X.self) …`) or requires (`ServiceRequirements(X.self, …)`), as written in its body or
 /// its extensions' bodies.
 struct ServiceMention: Sendable, Hashable {
-    enum Role: Sendable, Hashable {
+    enum Role: String, Sendable, Hashable {
         case provides
         case requires
     }

@@ -1,9 +1,12 @@
 // Generates a module manifest from a spec. Run by ModuleDiscoveryPlugin (build time) and
 // WriteModuleManifest (checked-in mode); not meant to be run by hand.
 //
-//     lifecycle-manifest-tool --spec SPEC.json --output OUT.swift [--root DIR]
+//     lifecycle-manifest-tool --spec SPEC.json --output OUT.swift [--summary S.json --interface I.json] [--root DIR]
 //
-// Writes OUT.swift only when its content changes, so a no-change rebuild recompiles nothing. Conformers
+// Writes OUT.swift only when its content changes, so a no-change rebuild recompiles nothing. With
+// --summary and --interface, also writes what the target's dependents read instead of its sources
+// (`DiscoverySummary`: executables and tests read the summary, libraries the interface), again each only
+// when it changes, so editing a file reruns a dependent's discovery only when what it reads changed. Conformers
 // that cannot be registered are printed as `file:line: warning: …`, which SwiftPM shows as build warnings.
 // Route patterns the router would refuse are printed as `file:line: error: …`; then the tool writes
 // nothing and exits with status 1, which stops the build.
@@ -23,7 +26,10 @@ while let flag = arguments.popFirst() {
     options[String(flag.dropFirst(2))] = value
 }
 guard let specPath = options["spec"], let outputPath = options["output"] else {
-    fail("usage: lifecycle-manifest-tool --spec SPEC.json --output OUT.swift [--root DIR]")
+    fail(
+        "usage: lifecycle-manifest-tool --spec SPEC.json --output OUT.swift [--summary S.json --interface I.json] "
+            + "[--root DIR]"
+    )
 }
 
 do {
@@ -37,6 +43,13 @@ do {
     let existing = try? String(contentsOfFile: outputPath, encoding: .utf8)
     if existing != output.text {
         try output.text.write(toFile: outputPath, atomically: true, encoding: .utf8)
+    }
+    for (option, summary) in [("summary", output.summary), ("interface", output.summary.interface)] {
+        guard let path = options[option] else { continue }
+        let data = try summary.encoded()
+        if FileManager.default.contents(atPath: path) != data {
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        }
     }
 } catch {
     fail("\(error)")
