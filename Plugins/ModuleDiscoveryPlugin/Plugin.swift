@@ -32,7 +32,9 @@ struct ModuleDiscoveryPlugin: BuildToolPlugin {
         let data = try spec.encoded()
         if (try? Data(contentsOf: specURL)) != data { try data.write(to: specURL) }
         let output = work.appendingPathComponent(manifestFileName(target))
-        var arguments = ["--spec", specURL.path, "--output", output.path]
+        // Not an output: a cache the tool checks against the sources it came from (`FrameworkCache`).
+        let cache = work.appendingPathComponent("\(target.moduleName).framework-declarations.json")
+        var arguments = ["--spec", specURL.path, "--output", output.path, "--framework-cache", cache.path]
         var outputs = [output]
         if target.kind == .generic {
             let summary = work.appendingPathComponent(summaryFileName(target.moduleName, interface: false))

@@ -98,7 +98,7 @@ extension DiscoverySummary {
     /// The file format: records as arrays, file paths as indexes into one table. A dependent of every
     /// target reads them all on each run, so the format is sized for that (about 20 bytes per declaration
     /// besides its names).
-    private struct Encoding: Codable {
+    struct Encoding: Codable {
         var version: Int
         var module: String
         var hasManifest: Bool
@@ -172,7 +172,7 @@ extension DiscoverySummary {
     }
 
     /// `[name, conditions, file, line]`
-    private struct ModuleRecord: Codable {
+    struct ModuleRecord: Codable {
         var name: String
         var conditions: [String]
         var file: Int
@@ -201,7 +201,7 @@ extension DiscoverySummary {
 
     /// `[kind, name, scope, inherits, flags, conditions, file, line]`; flags: 1 generic, 2 in a generic
     /// scope, 4 private, 8 local.
-    private struct DeclarationRecord: Codable {
+    struct DeclarationRecord: Codable {
         var kind: String
         var name: String
         var scope: [String]
@@ -267,7 +267,7 @@ extension DiscoverySummary {
     }
 
     /// `[type, service, role, file, line]`
-    private struct ServiceRecord: Codable {
+    struct ServiceRecord: Codable {
         var type: String
         var service: String
         var role: String
@@ -300,7 +300,7 @@ extension DiscoverySummary {
     }
 
     /// `[type, dependency, file, line]`
-    private struct DependencyRecord: Codable {
+    struct DependencyRecord: Codable {
         var type: String
         var dependency: String
         var file: Int

@@ -7,8 +7,8 @@ extension ManifestGenerator {
         public var paths: [String]
         public var implies: [String]
         public var hasModules: Bool?
-        /// For a dependency read from its summary rather than its sources: the summary. Its `paths` are
-        /// then the one key the summary was inserted under into the parsed sources.
+        /// For a dependency read from its summary rather than its sources: the summary. Its `paths` are then
+        /// the files the summary speaks of, whose facts it inserted into the parsed sources.
         public var summary: DiscoverySummary?
 
         public init(

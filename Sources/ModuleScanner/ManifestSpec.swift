@@ -38,9 +38,9 @@ public struct ManifestSpec: Codable, Sendable, Hashable {
             self.possibleInterface = possibleInterface
         }
 
-        /// The summary to read instead of the sources below `root`, and what it says; `nil` to scan them.
-        func readableSummary(root: URL, files: (URL) throws -> [String]) -> (path: String, summary: DiscoverySummary)? {
-            if let summary, let read = DiscoverySummary.read(summary, module: module) { return (summary, read) }
+        /// The summary to read instead of the sources below `root`; `nil` to scan them.
+        func readableSummary(root: URL, files: (URL) throws -> [String]) -> DiscoverySummary? {
+            if let summary, let read = DiscoverySummary.read(summary, module: module) { return read }
             guard let possibleInterface, let written = Self.modificationDate(possibleInterface) else { return nil }
             for entry in sources {
                 let url = entry.hasPrefix("/") ? URL(fileURLWithPath: entry) : root.appendingPathComponent(entry)
@@ -49,7 +49,7 @@ public struct ManifestSpec: Codable, Sendable, Hashable {
                     guard let modified = Self.modificationDate(path), modified <= written else { return nil }
                 }
             }
-            return DiscoverySummary.read(possibleInterface, module: module).map { (possibleInterface, $0) }
+            return DiscoverySummary.read(possibleInterface, module: module)
         }
 
         private static func modificationDate(_ path: String) -> Date? {
@@ -115,7 +115,14 @@ public struct ManifestSpec: Codable, Sendable, Hashable {
     ///
     /// A source that cannot be read is an error naming it (discovery would be incomplete without it), and
     /// one that is not valid UTF-8 is scanned with replacement characters, with a warning naming it.
-    public func generate(root: URL, excluding: Set<String> = []) throws -> ManifestGenerator.Output {
+    ///
+    /// `frameworkCache` is a file where the declarations of ModuleLifecycle's own libraries are kept between
+    /// runs, read back while their sources are unchanged (`FrameworkCache`).
+    public func generate(
+        root: URL,
+        excluding: Set<String> = [],
+        frameworkCache: URL? = nil
+    ) throws -> ManifestGenerator.Output {
         var files: [String: String] = [:]
         var unreadable: [ScanDiagnostic] = []
         let excluded = excluding.union(
@@ -140,13 +147,28 @@ public struct ManifestSpec: Codable, Sendable, Hashable {
         // A dependency with a readable summary is not scanned again: its summary stands for its sources. A
         // checked-in manifest scans sources: it must regenerate the same anywhere, summaries or not.
         var summaries: [String: DiscoverySummary] = [:]
+        let isFramework = { (dependency: DependencySpec) in
+            ManifestGenerator.frameworkModules.contains(dependency.module)
+        }
+        var frameworkStamps: [String]?
+        var cached: [String: DiscoverySummary] = [:]
+        if let frameworkCache, checkedInTarget == nil {
+            let entries = dependencies.filter(isFramework).flatMap(\.sources).map {
+                $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : root.appendingPathComponent($0)
+            }
+            frameworkStamps = FrameworkCache.stamps(of: try entries.flatMap { try swiftFiles(at: $0) })
+            if let frameworkStamps { cached = FrameworkCache.read(frameworkCache, stamps: frameworkStamps) ?? [:] }
+        }
         var expanded: [(spec: DependencySpec, paths: [String])] = []
         for dependency in dependencies {
             if checkedInTarget == nil,
-                let (path, summary) = dependency.readableSummary(root: root, files: swiftFiles(at:))
+                let summary = dependency.readableSummary(root: root, files: swiftFiles(at:))
             {
-                summaries[path] = summary
-                expanded.append((dependency, [path]))
+                summaries[dependency.module] = summary
+                expanded.append((dependency, summary.files.sorted()))
+            } else if let summary = cached[dependency.module] {
+                summaries[dependency.module] = summary
+                expanded.append((dependency, summary.files.sorted()))
             } else {
                 expanded.append((dependency, try expand(dependency.sources)))
             }
@@ -157,7 +179,20 @@ public struct ManifestSpec: Codable, Sendable, Hashable {
             files.map { SourceFile(path: $0.key, text: $0.value) },
             declarationsOnly: Set(framework.flatMap(\.paths)).subtracting(own)
         )
-        for (path, summary) in summaries { parsed.insert(summary, as: path) }
+        for summary in summaries.values { parsed.insert(summary) }
+        if let frameworkCache, let frameworkStamps, cached.isEmpty, !framework.isEmpty {
+            let declarations = framework.map {
+                DiscoverySummary(
+                    module: $0.spec.module,
+                    hasManifest: false,
+                    modules: [],
+                    declarations: parsed.declarations(in: $0.paths),
+                    serviceMentions: [],
+                    dependencyMentions: []
+                )
+            }
+            FrameworkCache.write(declarations, stamps: frameworkStamps, to: frameworkCache)
+        }
         var recorded = self
         if checkedInTarget != nil {
             let rootPath = root.standardizedFileURL.path + "/"
@@ -210,7 +245,7 @@ public struct ManifestSpec: Codable, Sendable, Hashable {
                     paths: $0.paths,
                     implies: $0.spec.implies ?? [],
                     hasModules: $0.spec.hasModules,
-                    summary: $0.paths.first.flatMap { summaries[$0] }
+                    summary: summaries[$0.spec.module]
                 )
             },
             headerNote: header,

@@ -72,12 +72,18 @@ public struct ParsedSources: Sendable {
         }
     }
 
-    /// Adds a dependency's summary under `key`, as if the files it summarises had been scanned as one:
-    /// `declarations(in: [key])` and the mentions return what it holds.
-    mutating func insert(_ summary: DiscoverySummary, as key: String) {
-        declarations[key] = summary.declarations
-        services[key] = summary.serviceMentions
-        dependencies[key] = summary.dependencyMentions
+    /// Adds a dependency's summary as if the files it summarises had been scanned: each of its
+    /// declarations and mentions under its own file, in the order the scan found them. Everything that
+    /// asks by path, or compares a declaration's file with a dependency's paths, then sees no difference.
+    mutating func insert(_ summary: DiscoverySummary) {
+        for file in summary.files {
+            declarations[file] = []
+            services[file] = []
+            dependencies[file] = []
+        }
+        for declaration in summary.declarations { declarations[declaration.file, default: []].append(declaration) }
+        for mention in summary.serviceMentions { services[mention.file, default: []].append(mention) }
+        for mention in summary.dependencyMentions { dependencies[mention.file, default: []].append(mention) }
     }
 
     /// The modules the types of the files of `paths` list in `dependencies`, in path and line order.

@@ -1,15 +1,17 @@
 // Generates a module manifest from a spec. Run by ModuleDiscoveryPlugin (build time) and
 // WriteModuleManifest (checked-in mode); not meant to be run by hand.
 //
-//     lifecycle-manifest-tool --spec SPEC.json --output OUT.swift [--summary S.json --interface I.json] [--root DIR]
+//     lifecycle-manifest-tool --spec SPEC.json --output OUT.swift
+//         [--summary S.json --interface I.json] [--framework-cache C.json] [--root DIR]
 //
 // Writes OUT.swift only when its content changes, so a no-change rebuild recompiles nothing. With
 // --summary and --interface, also writes what the target's dependents read instead of its sources
 // (`DiscoverySummary`: executables and tests read the summary, libraries the interface), again each only
-// when it changes, so editing a file reruns a dependent's discovery only when what it reads changed. Conformers
-// that cannot be registered are printed as `file:line: warning: …`, which SwiftPM shows as build warnings.
-// Route patterns the router would refuse are printed as `file:line: error: …`; then the tool writes
-// nothing and exits with status 1, which stops the build.
+// when it changes, so editing a file reruns a dependent's discovery only when what it reads changed. With
+// --framework-cache, keeps the declarations of ModuleLifecycle's own libraries in that file between runs.
+// Conformers that cannot be registered are printed as `file:line: warning: …`, which SwiftPM shows as
+// build warnings. Route patterns the router would refuse are printed as `file:line: error: …`; then the
+// tool writes nothing and exits with status 1, which stops the build.
 
 import Foundation
 import ModuleScanner
@@ -28,14 +30,18 @@ while let flag = arguments.popFirst() {
 guard let specPath = options["spec"], let outputPath = options["output"] else {
     fail(
         "usage: lifecycle-manifest-tool --spec SPEC.json --output OUT.swift [--summary S.json --interface I.json] "
-            + "[--root DIR]"
+            + "[--framework-cache C.json] [--root DIR]"
     )
 }
 
 do {
     let spec = try JSONDecoder().decode(ManifestSpec.self, from: Data(contentsOf: URL(fileURLWithPath: specPath)))
     let root = URL(fileURLWithPath: options["root"] ?? FileManager.default.currentDirectoryPath)
-    let output = try spec.generate(root: root, excluding: [URL(fileURLWithPath: outputPath).standardizedFileURL.path])
+    let output = try spec.generate(
+        root: root,
+        excluding: [URL(fileURLWithPath: outputPath).standardizedFileURL.path],
+        frameworkCache: options["framework-cache"].map { URL(fileURLWithPath: $0) }
+    )
     for diagnostic in output.diagnostics {
         FileHandle.standardError.write(Data("\(diagnostic)\n".utf8))
     }

@@ -68,7 +68,8 @@ private struct Workspace {
         _ module: String,
         mode: ManifestGenerator.Mode,
         dependencies: [String],
-        summaries: Set<String> = []
+        summaries: Set<String> = [],
+        frameworkCache: URL? = nil
     ) throws -> ManifestGenerator.Output {
         let spec = ManifestSpec(
             module: module,
@@ -83,7 +84,7 @@ private struct Workspace {
                     )
                 }
         )
-        let output = try spec.generate(root: base)
+        let output = try spec.generate(root: base, frameworkCache: frameworkCache)
         try output.summary.encoded().write(to: URL(fileURLWithPath: summaryPath(module)))
         try output.summary.interface.encoded().write(to: URL(fileURLWithPath: summaryPath(module, interface: true)))
         return output
@@ -196,5 +197,60 @@ struct DiscoverySummaryTests {
         // Round trip: what is read back is what was written.
         try after.encoded().write(to: URL(fileURLWithPath: workspace.summaryPath("Shared")))
         #expect(DiscoverySummary.read(workspace.summaryPath("Shared"), module: "Shared") == after)
+    }
+
+    @Test("ModuleLifecycle's own declarations are kept between runs, and read back only for unchanged sources")
+    func frameworkCache() throws {
+        let workspace = try Workspace()
+        defer { try? FileManager.default.removeItem(at: workspace.base) }
+        let cache = workspace.base.appendingPathComponent("Feature.framework-declarations.json")
+        _ = try workspace.generate("Shared", mode: .library, dependencies: [])
+        let lexed = try workspace.generate("Feature", mode: .library, dependencies: ["Shared"])
+        let first = try workspace.generate("Feature", mode: .library, dependencies: ["Shared"], frameworkCache: cache)
+        let written = try Data(contentsOf: cache)
+        let again = try workspace.generate("Feature", mode: .library, dependencies: ["Shared"], frameworkCache: cache)
+        #expect(first.text == lexed.text && again.text == lexed.text)
+        #expect(again.diagnostics == lexed.diagnostics)
+
+        let files = try #require(FileManager.default.enumerator(atPath: coreSources)?.allObjects as? [String])
+            .filter { $0.hasSuffix(".swift") }.map { coreSources + "/" + $0 }
+        let stamps = try #require(FrameworkCache.stamps(of: files))
+        let read = try #require(FrameworkCache.read(cache, stamps: stamps))
+        #expect(read.keys.sorted() == ["LifecycleCore"])
+        #expect(read["LifecycleCore"]?.declarations.contains { $0.name == "LifecycleModule" } == true)
+        // A source that changed (here: its stamp) makes the cache unusable.
+        #expect(FrameworkCache.read(cache, stamps: stamps.dropLast() + ["\(files[0])\t1\t0"]) == nil)
+        #expect(FrameworkCache.stamps(of: files + ["/no/such/file.swift"]) == nil)
+
+        // What is read back is what the run uses: a protocol added to the cache (and to no source) makes
+        // the type that conforms to it a module.
+        try workspace.write(
+            "public import LifecycleCore\nstruct Late: CachedOnly {\n    init(context: LifecycleContext) {}\n}\n",
+            "Feature/Late.swift"
+        )
+        #expect(try workspace.generate("Feature", mode: .library, dependencies: ["Shared"]).modules.count == 3)
+        var tampered = try JSONDecoder().decode(FrameworkCache.self, from: written)
+        let added = Declaration(
+            kind: .protocol,
+            name: "CachedOnly",
+            scope: [],
+            inherits: ["LifecycleModule"],
+            isGeneric: false,
+            isInGenericScope: false,
+            isPrivate: false,
+            isLocal: false,
+            conditions: [],
+            file: files[0],
+            line: 1
+        )
+        tampered.summaries[0].declarations.append(.init(added, file: 0))
+        try JSONEncoder().encode(tampered).write(to: cache)
+        let fromCache = try workspace.generate(
+            "Feature",
+            mode: .library,
+            dependencies: ["Shared"],
+            frameworkCache: cache
+        )
+        #expect(fromCache.modules.map(\.name) == ["Search", "Index", "Metrics", "Late"])
     }
 }
