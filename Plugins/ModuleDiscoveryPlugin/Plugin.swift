@@ -32,9 +32,18 @@ struct ModuleDiscoveryPlugin: BuildToolPlugin {
         let data = try spec.encoded()
         if (try? Data(contentsOf: specURL)) != data { try data.write(to: specURL) }
         let output = work.appendingPathComponent(manifestFileName(target))
-        // Not an output: a cache the tool checks against the sources it came from (`FrameworkCache`).
-        let cache = work.appendingPathComponent("\(target.moduleName).framework-declarations.json")
-        var arguments = ["--spec", specURL.path, "--output", output.path, "--framework-cache", cache.path]
+        // Not an output: a cache the tool checks against the sources it came from, and reads from the targets
+        // it depends on too (`FrameworkCache`).
+        var arguments = [
+            "--spec", specURL.path, "--output", output.path,
+            "--framework-cache", work.appendingPathComponent(frameworkCacheName(target.moduleName)).path,
+        ]
+        for dependency in target.recursiveTargetDependencies.compactMap({ $0 as? SwiftSourceModuleTarget })
+        where dependency.kind == .generic {
+            guard let directory = summaries.workDirectory(of: dependency) else { continue }
+            let cache = directory.appendingPathComponent(frameworkCacheName(dependency.moduleName))
+            arguments += ["--shared-framework-cache", cache.path]
+        }
         var outputs = [output]
         if target.kind == .generic {
             let summary = work.appendingPathComponent(summaryFileName(target.moduleName, interface: false))
@@ -104,12 +113,8 @@ struct SummaryLocator {
         of dependency: SwiftSourceModuleTarget,
         interface: Bool
     ) -> (confirmed: String?, possibleInterface: String?) {
-        guard let index, let package = packages[dependency.id] else { return (nil, nil) }
-        var components = workDirectory
-        components[index - 1] = package.id
-        components[index] = dependency.name
-        let directory = components.dropFirst().reduce(URL(fileURLWithPath: "/")) {
-            $0.appendingPathComponent($1, isDirectory: true)
+        guard let directory = workDirectory(of: dependency), let package = packages[dependency.id] else {
+            return (nil, nil)
         }
         let path = directory.appendingPathComponent(summaryFileName(dependency.moduleName, interface: interface)).path
         let unknown = (confirmed: String?.none, possibleInterface: interface ? path : nil)
@@ -124,6 +129,17 @@ struct SummaryLocator {
         return (path, nil)
     }
 
+    /// The work directory this plugin has, or would have, for `target`.
+    func workDirectory(of target: SwiftSourceModuleTarget) -> URL? {
+        guard let index, let package = packages[target.id] else { return nil }
+        var components = workDirectory
+        components[index - 1] = package.id
+        components[index] = target.name
+        return components.dropFirst().reduce(URL(fileURLWithPath: "/")) {
+            $0.appendingPathComponent($1, isDirectory: true)
+        }
+    }
+
     private func modificationDate(_ url: URL) -> Date? {
         (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
     }
@@ -134,6 +150,9 @@ struct SummaryLocator {
 func summaryFileName(_ module: String, interface: Bool) -> String {
     "\(module).discovery-\(interface ? "interface" : "summary").json"
 }
+
+/// The cache of ModuleLifecycle's own declarations a target's discovery command keeps.
+func frameworkCacheName(_ module: String) -> String { "\(module).framework-declarations.json" }
 
 /// The marker a library target's plugin rewrites each time it runs.
 func appliedMarkerName(_ module: String) -> String { "\(module).plugin-applied" }

@@ -117,11 +117,13 @@ public struct ManifestSpec: Codable, Sendable, Hashable {
     /// one that is not valid UTF-8 is scanned with replacement characters, with a warning naming it.
     ///
     /// `frameworkCache` is a file where the declarations of ModuleLifecycle's own libraries are kept between
-    /// runs, read back while their sources are unchanged (`FrameworkCache`).
+    /// runs, read back while their sources are unchanged (`FrameworkCache`); `sharedFrameworkCaches` are the
+    /// same files of other targets, read (never written) for what this one does not hold yet.
     public func generate(
         root: URL,
         excluding: Set<String> = [],
-        frameworkCache: URL? = nil
+        frameworkCache: URL? = nil,
+        sharedFrameworkCaches: [URL] = []
     ) throws -> ManifestGenerator.Output {
         var files: [String: String] = [:]
         var unreadable: [ScanDiagnostic] = []
@@ -150,14 +152,25 @@ public struct ManifestSpec: Codable, Sendable, Hashable {
         let isFramework = { (dependency: DependencySpec) in
             ManifestGenerator.frameworkModules.contains(dependency.module)
         }
-        var frameworkStamps: [String]?
+        // Each of ModuleLifecycle's own libraries linked, with the stamps of its files, when a cache is kept.
+        var wanted: [String: [String]] = [:]
         var cached: [String: DiscoverySummary] = [:]
+        var ownCacheComplete = true
         if let frameworkCache, checkedInTarget == nil {
-            let entries = dependencies.filter(isFramework).flatMap(\.sources).map {
-                $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : root.appendingPathComponent($0)
+            for dependency in dependencies where isFramework(dependency) {
+                let urls = dependency.sources.map {
+                    $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : root.appendingPathComponent($0)
+                }
+                if let stamps = FrameworkCache.stamps(of: try urls.flatMap { try swiftFiles(at: $0) }) {
+                    wanted[dependency.module] = stamps
+                }
             }
-            frameworkStamps = FrameworkCache.stamps(of: try entries.flatMap { try swiftFiles(at: $0) })
-            if let frameworkStamps { cached = FrameworkCache.read(frameworkCache, stamps: frameworkStamps) ?? [:] }
+            cached = FrameworkCache.read([frameworkCache], wanted: wanted)
+            ownCacheComplete = cached.count == wanted.count
+            if !ownCacheComplete {
+                let missing = wanted.filter { cached[$0.key] == nil }
+                cached.merge(FrameworkCache.read(sharedFrameworkCaches, wanted: missing)) { own, _ in own }
+            }
         }
         var expanded: [(spec: DependencySpec, paths: [String])] = []
         for dependency in dependencies {
@@ -180,8 +193,8 @@ public struct ManifestSpec: Codable, Sendable, Hashable {
             declarationsOnly: Set(framework.flatMap(\.paths)).subtracting(own)
         )
         for summary in summaries.values { parsed.insert(summary) }
-        if let frameworkCache, let frameworkStamps, cached.isEmpty, !framework.isEmpty {
-            let declarations = framework.map {
+        if let frameworkCache, !ownCacheComplete {
+            let declarations = framework.filter { wanted[$0.spec.module] != nil }.map {
                 DiscoverySummary(
                     module: $0.spec.module,
                     hasManifest: false,
@@ -191,7 +204,7 @@ public struct ManifestSpec: Codable, Sendable, Hashable {
                     dependencyMentions: []
                 )
             }
-            FrameworkCache.write(declarations, stamps: frameworkStamps, to: frameworkCache)
+            FrameworkCache.write(declarations, wanted: wanted, to: frameworkCache)
         }
         var recorded = self
         if checkedInTarget != nil {

@@ -69,7 +69,8 @@ private struct Workspace {
         mode: ManifestGenerator.Mode,
         dependencies: [String],
         summaries: Set<String> = [],
-        frameworkCache: URL? = nil
+        frameworkCache: URL? = nil,
+        sharedFrameworkCaches: [URL] = []
     ) throws -> ManifestGenerator.Output {
         let spec = ManifestSpec(
             module: module,
@@ -84,7 +85,11 @@ private struct Workspace {
                     )
                 }
         )
-        let output = try spec.generate(root: base, frameworkCache: frameworkCache)
+        let output = try spec.generate(
+            root: base,
+            frameworkCache: frameworkCache,
+            sharedFrameworkCaches: sharedFrameworkCaches
+        )
         try output.summary.encoded().write(to: URL(fileURLWithPath: summaryPath(module)))
         try output.summary.interface.encoded().write(to: URL(fileURLWithPath: summaryPath(module, interface: true)))
         return output
@@ -215,11 +220,26 @@ struct DiscoverySummaryTests {
         let files = try #require(FileManager.default.enumerator(atPath: coreSources)?.allObjects as? [String])
             .filter { $0.hasSuffix(".swift") }.map { coreSources + "/" + $0 }
         let stamps = try #require(FrameworkCache.stamps(of: files))
-        let read = try #require(FrameworkCache.read(cache, stamps: stamps))
+        let read = FrameworkCache.read([cache], wanted: ["LifecycleCore": stamps])
         #expect(read.keys.sorted() == ["LifecycleCore"])
         #expect(read["LifecycleCore"]?.declarations.contains { $0.name == "LifecycleModule" } == true)
         // A source that changed (here: its stamp) makes the cache unusable.
-        #expect(FrameworkCache.read(cache, stamps: stamps.dropLast() + ["\(files[0])\t1\t0"]) == nil)
+        let changed = Array(stamps.dropLast()) + ["\(files[0])\t1\t0"]
+        #expect(FrameworkCache.read([cache], wanted: ["LifecycleCore": changed]).isEmpty)
+
+        // A target without a cache of its own reads another target's, and keeps a copy.
+        let shared = workspace.base.appendingPathComponent("Shared.framework-declarations.json")
+        try FileManager.default.moveItem(at: cache, to: shared)
+        let missing = workspace.base.appendingPathComponent("Nowhere/x.json")
+        let fromShared = try workspace.generate(
+            "Feature",
+            mode: .library,
+            dependencies: ["Shared"],
+            frameworkCache: cache,
+            sharedFrameworkCaches: [missing, shared]
+        )
+        #expect(fromShared.text == lexed.text)
+        #expect(try Data(contentsOf: cache) == written)
         #expect(FrameworkCache.stamps(of: files + ["/no/such/file.swift"]) == nil)
 
         // What is read back is what the run uses: a protocol added to the cache (and to no source) makes
@@ -243,7 +263,7 @@ struct DiscoverySummaryTests {
             file: files[0],
             line: 1
         )
-        tampered.summaries[0].declarations.append(.init(added, file: 0))
+        tampered.libraries["LifecycleCore"]?.summary.declarations.append(.init(added, file: 0))
         try JSONEncoder().encode(tampered).write(to: cache)
         let fromCache = try workspace.generate(
             "Feature",
