@@ -30,17 +30,21 @@ swift Benchmarks/ColdStart/generate.swift --file-per-module "$dir" "$root" "$per
 rm -rf "$dir/.build"
 seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
-# One build; sets `wall` (s), `runs` (discovery commands run) and `spent` (their time summed, ms), and
-# leaves each run's time, sorted, in $log/<name>.times.
+# One build; sets `wall` and `cpu` (s, the whole build's), `runs` (discovery commands run), `spent` and
+# `spentCPU` (their wall and CPU time summed, ms), and leaves each run's times, sorted by wall time, in
+# $log/<name>.times.
 build() {
     local name=$1 begin
     : >"$LIFECYCLE_DISCOVERY_TIMES"
     begin=$(date +%s.%N)
-    swift build --package-path "$dir" >"$log/$name.log" 2>&1 || { tail -40 "$log/$name.log"; exit 1; }
+    /usr/bin/time -f '%U %S' -o "$log/$name.cpu" swift build --package-path "$dir" >"$log/$name.log" 2>&1 ||
+        { tail -40 "$log/$name.log"; exit 1; }
     wall=$(seconds "$begin" "$(date +%s.%N)")
+    cpu=$(awk '{ printf "%.1f", $1 + $2 }' "$log/$name.cpu")
     sort -k2 -n "$LIFECYCLE_DISCOVERY_TIMES" >"$log/$name.times"
     runs=$(wc -l <"$log/$name.times")
     spent=$(awk '{ sum += $2 } END { print sum + 0 }' "$log/$name.times")
+    spentCPU=$(awk '{ sum += $3 } END { print sum + 0 }' "$log/$name.times")
 }
 # The targets whose discovery ran, from a times file: the first three.
 ran() { sed -E 's/\.manifest-spec\.json.*//' "$1" | head -3 | paste -sd, -; }
@@ -48,11 +52,13 @@ ran() { sed -E 's/\.manifest-spec\.json.*//' "$1" | head -3 | paste -sd, -; }
 echo "discovery at scale: $((per * targets)) modules in $targets targets, one file each; clean debug build"
 build clean
 times=$log/clean.times
-printf '\n| clean build | discovery commands | their time, summed | share of the build | per command: min / median / max |\n'
-printf '|---:|---:|---:|---:|---|\n'
-printf '| %s s | %s | %s s | %s%% | %s / %s / %s ms (slowest: %s) |\n' "$wall" "$runs" \
+printf '\n| clean build: wall / CPU | discovery commands | their wall / CPU time, summed | share of the build, wall / CPU '
+printf '| per command (wall): min / median / max |\n|---:|---:|---:|---:|---|\n'
+printf '| %s / %s s | %s | %s / %s s | %s%% / %s%% | %s / %s / %s ms (slowest: %s) |\n' "$wall" "$cpu" "$runs" \
     "$(awk -v t="$spent" 'BEGIN { printf "%.1f", t / 1000 }')" \
+    "$(awk -v t="$spentCPU" 'BEGIN { printf "%.1f", t / 1000 }')" \
     "$(awk -v t="$spent" -v c="$wall" 'BEGIN { printf "%.1f", t / 10 / c }')" \
+    "$(awk -v t="$spentCPU" -v c="$cpu" 'BEGIN { printf "%.1f", t / 10 / c }')" \
     "$(head -1 "$times" | cut -d' ' -f2)" "$(sed -n "$(((runs + 1) / 2))p" "$times" | cut -d' ' -f2)" \
     "$(tail -1 "$times" | cut -d' ' -f2)" "$(tail -1 "$times" | sed -E 's/\.manifest-spec\.json.*//')"
 
@@ -61,12 +67,12 @@ incremental() {
     local list
     list=$(ran "$log/$2.times")
     [ "$runs" -gt 3 ] && list="$list, …"
-    printf '| %s | %s s | %s (%s) | %s ms |\n' "$1" "$wall" "$runs" "${list:-none}" "$spent"
+    printf '| %s | %s s | %s (%s) | %s / %s ms |\n' "$1" "$wall" "$runs" "${list:-none}" "$spent" "$spentCPU"
 }
 
 last=$((targets - 1))
 middle=$((targets / 2))
-printf '\n| incremental build | wall | discovery commands run | their time, summed |\n|---|---:|---:|---:|\n'
+printf '\n| incremental build | wall | discovery commands run | their wall / CPU time, summed |\n|---|---:|---:|---:|\n'
 # The first build after a clean one reruns every discovery command that could not read a dependency's
 # summary in the clean build (SwiftPM runs the plugins in no set order); then nothing.
 incremental "first rebuild after the clean build" rebuild

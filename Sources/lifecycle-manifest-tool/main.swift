@@ -69,12 +69,13 @@ do {
 } catch {
     fail("\(error)")
 }
-// For Benchmarks/DiscoveryScale/run.sh: each run's own time, as the build ran it, one line per run, appended
-// in one write so that runs in parallel do not mix their lines.
+// For Benchmarks/DiscoveryScale/run.sh: each run's own wall and CPU time in ms, as the build ran it, one line
+// per run, appended in one write so that runs in parallel do not mix their lines.
 if let times = ProcessInfo.processInfo.environment["LIFECYCLE_DISCOVERY_TIMES"] {
     let elapsed = started.duration(to: .now)
-    let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
-    let line = Array("\(URL(fileURLWithPath: specPath).lastPathComponent) \(Int(milliseconds))\n".utf8)
+    let wall = Int(Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15)
+    let cpu = Int(Double(clock()) / Double(CLOCKS_PER_SEC) * 1e3)
+    let line = Array("\(URL(fileURLWithPath: specPath).lastPathComponent) \(wall) \(cpu)\n".utf8)
     let descriptor = open(times, O_WRONLY | O_APPEND | O_CREAT, 0o644)
     if descriptor >= 0 {
         _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
