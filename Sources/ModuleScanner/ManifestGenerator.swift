@@ -122,41 +122,41 @@ public struct ManifestGenerator: Sendable {
         if mode == .aggregate {
             for dependency in dependencies.sorted(by: { $0.module < $1.module })
             where !Self.frameworkModules.contains(dependency.module) {
-                if let summary = dependency.summary {
-                    // Scanned when that target was built: its summary says what the scan found.
-                    if summary.hasManifest { included.append(dependency.module) }
-                    let modules = summary.discoveredModules
-                    visibleModules.formUnion(modules.map(\.name))
-                    servicePaths += dependency.paths
-                    visible += modules.map { DependencyCheck.Visible(swiftModule: dependency.module, module: $0) }
-                    for file in summary.files { owners[file] = dependency.module }
-                    continue
-                }
-                if let hasModules = dependency.hasModules {
+                if let hasModules = dependency.hasModules, dependency.summary == nil {
                     if hasModules {
                         included.append(dependency.module)
                         everyDependencyScanned = false
                     }
                     continue
                 }
-                // Its own warnings are reported when the dependency itself is built.
-                let scan = ModuleScan.scan(
-                    sources,
-                    modulePaths: dependency.paths,
-                    contextPaths: contextPaths,
-                    knownImplying: known
-                )
-                // A target of interceptors or scope actions only has a manifest to include too: its routing or
-                // its scopes.
-                let actions = ScopeScan.actions(sources, modulePaths: dependency.paths, dependencies: dependencies)
-                if !scan.modules.isEmpty || !interceptors(in: dependency.paths).interceptors.isEmpty
-                    || !actions.actions.isEmpty
-                {
-                    included.append(dependency.module)
+                let modules: [DiscoveredModule]
+                let hasManifest: Bool
+                if let summary = dependency.summary {
+                    // Scanned when that target was built: its summary says what the scan found.
+                    modules = summary.discoveredModules
+                    hasManifest = summary.hasManifest
+                } else {
+                    // Its own warnings are reported when the dependency itself is built.
+                    modules =
+                        ModuleScan.scan(
+                            sources,
+                            modulePaths: dependency.paths,
+                            contextPaths: contextPaths,
+                            knownImplying: known
+                        )
+                        .modules
+                    // A target of interceptors or scope actions only has a manifest to include too: its routing
+                    // or its scopes.
+                    let actions = ScopeScan.actions(sources, modulePaths: dependency.paths, dependencies: dependencies)
+                    hasManifest =
+                        !modules.isEmpty || !interceptors(in: dependency.paths).interceptors.isEmpty
+                        || !actions.actions.isEmpty
                 }
-                visibleModules.formUnion(scan.modules.map(\.name))
+                if hasManifest { included.append(dependency.module) }
+                visibleModules.formUnion(modules.map(\.name))
                 servicePaths += dependency.paths
-                visible += scan.modules.map { DependencyCheck.Visible(swiftModule: dependency.module, module: $0) }
+                visible += modules.map { DependencyCheck.Visible(swiftModule: dependency.module, module: $0) }
+                // A summary's paths are the files it speaks of.
                 for path in dependency.paths { owners[path] = dependency.module }
             }
             diagnostics += ServiceCheck.diagnostics(

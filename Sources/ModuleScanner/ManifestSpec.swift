@@ -187,7 +187,7 @@ public struct ManifestSpec: Codable, Sendable, Hashable {
             }
         }
         // The aggregate never lists or checks ModuleLifecycle's own libraries: only their declarations count.
-        let framework = expanded.filter { ManifestGenerator.frameworkModules.contains($0.spec.module) }
+        let framework = expanded.filter { isFramework($0.spec) }
         var parsed = ParsedSources(
             files.map { SourceFile(path: $0.key, text: $0.value) },
             declarationsOnly: Set(framework.flatMap(\.paths)).subtracting(own)
