@@ -177,7 +177,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifecycleCoreTests",
-            dependencies: [.target(name: "LifecycleCore")]
+            dependencies: [.target(name: "LifecycleCore"), .target(name: "LifecycleTesting")]
         ),
         .testTarget(
             name: "LifecycleProxyTests",
@@ -234,6 +234,7 @@ let package = Package(
                 .target(name: "LifecycleMessaging"),
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
+                .target(name: "LifecycleTesting"),
             ]
         ),
         .testTarget(

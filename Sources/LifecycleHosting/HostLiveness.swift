@@ -79,26 +79,16 @@ public final class HostLiveness: Sendable {
     /// Waits until the host has handled every request queued: `true`; or until the calling task is
     /// cancelled: `false`. `waitUntilIdle()` does not end on cancellation, so it waits in a task of its own.
     private func hostBecameIdle() async throws(LifecycleError) -> Bool {
-        let idle = Settlement<Bool>()
+        let idle = OneShot<Result<Bool, LifecycleError>>()
         let host = self.host
         Task {
             do throws(LifecycleError) {
                 try await host.waitUntilIdle()
-                idle.finish(.success(true))
+                idle.settle(.success(true))
             } catch {
-                idle.finish(.failure(error))
+                idle.settle(.failure(error))
             }
         }
-        do {
-            return try await withTaskCancellationHandler {
-                try await idle.wait()
-            } onCancel: {
-                idle.finish(.success(false))
-            }
-        } catch let error as LifecycleError {
-            throw error
-        } catch {
-            return false  // unreachable: the task above fails only with a LifecycleError
-        }
+        return try await idle.value(orOnCancel: { .success(false) }).get()
     }
 }

@@ -51,7 +51,9 @@ extension MessageRoute {
         let outcome: Result<M.Reply, any Error>
         do {
             if let budget {
-                outcome = .success(try await withinBudget(budget) { try await handler(message, context) })
+                outcome = .success(
+                    try await withinBudget(budget, routing: routing) { try await handler(message, context) }
+                )
             } else {
                 outcome = .success(try await handler(message, context))
             }
@@ -153,38 +155,18 @@ struct BudgetExceeded: Error, CustomStringConvertible {
 }
 
 /// Runs `operation` in a task of its own and returns its result, or throws ``BudgetExceeded`` once
-/// `budget` has passed. On a timeout the task is cancelled and left to finish: whatever it returns later
-/// is dropped. Only sends with a budget pay for the tasks.
+/// `budget` has passed on the host's clock. On a timeout the task is cancelled and left to finish: whatever it
+/// returns later is dropped. Only sends with a budget pay for the task.
 @usableFromInline
 func withinBudget<R: Sendable>(
     _ budget: Duration,
+    routing: MessageRouting,
     _ operation: @escaping @Sendable () async throws -> R
 ) async throws -> R {
-    let settlement = Settlement<R>()
-    let work = Task { try await operation() }
-    let timer = Task {
-        do {
-            try await Task.sleep(for: budget)
-        } catch {
-            return  // the answer came first
-        }
-        work.cancel()
-        settlement.finish(.failure(BudgetExceeded(budget: budget)))
-    }
-    Task {
-        let result: Result<R, any Error>
-        do {
-            result = .success(try await work.value)
-        } catch {
-            result = .failure(error)
-        }
-        timer.cancel()
-        settlement.finish(result)
-    }
-    return try await withTaskCancellationHandler {
-        try await settlement.wait()
-    } onCancel: {
-        work.cancel()
+    let watchdog = routing.context.watchdog
+    switch await watchdog.supervise(until: watchdog.clock.now.advanced(by: budget), operation) {
+    case .finished(let result, _): return try result.get()
+    case .abandoned: throw BudgetExceeded(budget: budget)
     }
 }
 

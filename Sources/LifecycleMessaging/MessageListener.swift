@@ -1,3 +1,4 @@
+import LifecycleCore
 import Synchronization
 
 /// Every message of type `M` sent on a host's bus from now on, as an asynchronous sequence, for code that
@@ -24,19 +25,23 @@ public final class MessageListener<M: Message>: AsyncSequence, Sendable, AnyMess
         /// Readers waiting for a message, first come first served: each message goes to one of them.
         var waiters: [CheckedContinuation<M?, Never>] = []
         var finished = false
-        var timer: Task<Void, Never>?
+        /// The deadline of its time, on the host's watchdog.
+        var timer: Watchdog<HostClock>.Token?
     }
 
     private let state = Mutex(State())
     private let bus: MessageBus
+    private let watchdog: Watchdog<HostClock>
 
     init(bus: MessageBus, duration: Duration?) {
         self.bus = bus
+        self.watchdog = bus.watchdog
         bus.add(self)
         if let duration {
-            let timer = Task { [weak self] in
-                try? await Task.sleep(for: duration)
-                if !Task.isCancelled { self?.cancel() }
+            // On the host's clock: a test's virtual clock ends it.
+            let timer = watchdog.arm(after: duration) { [weak self] _ in
+                self?.cancel()
+                return nil
             }
             state.withLock { $0.timer = timer }
         }
@@ -44,7 +49,7 @@ public final class MessageListener<M: Message>: AsyncSequence, Sendable, AnyMess
 
     deinit {
         // Nobody can read it any more: it stops listening, and the bus forgets it.
-        state.withLock { $0.timer }?.cancel()
+        if let timer = state.withLock({ $0.timer }) { watchdog.disarm(timer) }
         bus.remove(ObjectIdentifier(self), of: ObjectIdentifier(M.self))
     }
 
@@ -53,7 +58,7 @@ public final class MessageListener<M: Message>: AsyncSequence, Sendable, AnyMess
 
     /// Ends the listener: once this returns, it receives nothing, and its sequence ends for every reader.
     public func cancel() {
-        let timer: Task<Void, Never>? = state.withLock { state in
+        let timer: Watchdog<HostClock>.Token? = state.withLock { state in
             guard !state.finished else { return nil }
             state.finished = true
             state.buffer.removeAll()
@@ -64,7 +69,7 @@ public final class MessageListener<M: Message>: AsyncSequence, Sendable, AnyMess
             defer { state.timer = nil }
             return state.timer
         }
-        timer?.cancel()
+        if let timer { watchdog.disarm(timer) }
         bus.remove(ObjectIdentifier(self), of: ObjectIdentifier(M.self))
     }
 

@@ -110,6 +110,12 @@ extension DelegateProxy: LifecycleDispatcher {
         budgeted[participant.id]?.budget(for: event)
     }
 
+    package func shortestModuleBudget(for event: LifecycleEvent) -> Duration? {
+        guard event.isCustom else { return shortestBudgets[event] }
+        guard !budgeted.isEmpty else { return nil }
+        return plan(for: event).lazy.compactMap { self.budgeted[$0.id]?.budget(for: event) }.min()
+    }
+
     package func launchBudget(of participant: Participant) -> Duration? {
         guard let slot = modules.first(where: { $0.participant.id == participant.id }) else { return nil }
         return (slot.entry.type as? any LaunchBudgetedModule.Type)?.launchBudget

@@ -64,6 +64,8 @@ public final class DelegateProxy: Sendable {
     let customRoutes: [ObjectIdentifier: any AnyCustomRoute]
     /// The module types with their own budgets, by participant id.
     let budgeted: [Int: any TimeBudgetedModule.Type]
+    /// See ``shortestModuleBudget(for:)``.
+    let shortestBudgets: [LifecycleEvent: Duration]
     /// The modules' own launch failure policies, by participant id.
     let policies: [Int: ModuleFailurePolicy]
     /// What the manifest brings to its hosts, told when a host installs these participants (`didInstall`).
@@ -243,6 +245,35 @@ public final class DelegateProxy: Sendable {
             try Self.register(handler, as: participants[position], in: &routes)
         }
         (self.customRoutes, self.customEvents) = routes.build()
+        self.shortestBudgets = Self.shortestBudgets(
+            budgeted,
+            [
+                (.willFinishLaunching, willFinishLaunching.participants), (.setup, setup.participants),
+                (.initialize, initialize.participants), (.warmUp, warmUp.participants),
+                (.didFinishLaunching, didFinishLaunching.participants),
+                (.willEnterForeground, willEnterForeground.participants),
+                (.didBecomeActive, didBecomeActive.participants), (.willResignActive, willResignActive.participants),
+                (.didEnterBackground, didEnterBackground.participants), (.willTerminate, willTerminate.participants),
+                (.didReceiveMemoryWarning, didReceiveMemoryWarning.participants), (.openURL, openURL.participants),
+            ]
+        )
+    }
+
+    /// The shortest own budget (``TimeBudgetedModule``) among each built-in event's implementers, for the
+    /// events where one has a budget. Read once, when the proxy is built: delivery looks one up per event.
+    private static func shortestBudgets(
+        _ budgeted: [Int: any TimeBudgetedModule.Type],
+        _ plans: [(LifecycleEvent, [Participant])]
+    ) -> [LifecycleEvent: Duration] {
+        guard !budgeted.isEmpty else { return [:] }
+        var shortest: [LifecycleEvent: Duration] = [:]
+        for (event, plan) in plans {
+            for participant in plan {
+                guard let budget = budgeted[participant.id]?.budget(for: event) else { continue }
+                shortest[event] = min(shortest[event] ?? budget, budget)
+            }
+        }
+        return shortest
     }
 
     /// The ids each participant depends on, as `dependencyStart`/`dependencyList` hold them, read from the

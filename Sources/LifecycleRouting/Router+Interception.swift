@@ -10,7 +10,7 @@ extension Router {
         chain: RouteChainLink?,
         table: Table,
         context: LifecycleContext,
-        watch: RouteChainWatch?
+        watch: StepDeadline<HostClock>?
     ) async throws(RouteError) {
         let box = DecisionBox()
         let shared = RouteContext(intent: intent, lifecycle: context, router: self, link: chain)
@@ -22,7 +22,7 @@ extension Router {
             turn += 1
             box.begin(turn)
             if let watch, let budget = interceptor.budget ?? interceptorBudget {
-                watch.enter(interceptor.name, budget: budget)
+                watch.begin(StepDeadline.Step(name: interceptor.name, budget: budget))
             }
             let decision = InterceptorDecision(box: box, turn: turn)
             switch interceptor.body {
@@ -30,7 +30,7 @@ extension Router {
             case .own(let call): await call(intent, shared, decision)
             }
             // Timed out: the caller has its error already; nothing more runs, whatever was decided.
-            if let watch, watch.leave() || Task.isCancelled { throw .cancelled(intent.name) }
+            if let watch, watch.end() || Task.isCancelled { throw .cancelled(intent.name) }
             let code = box.end(turn)
             if code == DecisionBox.proceeded {
                 index += 1
@@ -78,40 +78,25 @@ extension Router {
         }
     }
 
-    /// Runs `body` in a task of its own, watched: if an interceptor overruns its budget, the opening fails
-    /// with ``RouteError/Code/timedOut`` at once, and the task is cancelled and left to finish.
+    /// Runs `body` in a task of its own, watched on the host's clock: if an interceptor overruns its budget,
+    /// the opening fails with ``RouteError/Code/timedOut`` at once, and the task is cancelled and left to
+    /// finish.
     func supervised(
         _ intent: RouteIntent,
-        shortestBudget: Duration,
-        _ body: @escaping @Sendable (RouteChainWatch) async throws(RouteError) -> Void
+        context: LifecycleContext,
+        _ body: @escaping @Sendable (StepDeadline<HostClock>) async throws(RouteError) -> Void
     ) async throws(RouteError) {
-        let watch = RouteChainWatch(shortestBudget: shortestBudget)
-        let settlement = Settlement<Void>()
-        let work = Task {
-            do {
-                settlement.finish(.success(try await body(watch)))
-            } catch {
-                settlement.finish(.failure(error))
-            }
-            watch.finish()
-        }
-        let watchdog = Task {
-            await watch.watch { name, budget in
-                work.cancel()
-                settlement.finish(.failure(RouteError.timedOut(intent.description, by: name, budget: budget)))
-            }
-        }
-        defer { watchdog.cancel() }
-        do {
-            try await withTaskCancellationHandler {
-                try await settlement.wait()
-            } onCancel: {
-                work.cancel()
-            }
-        } catch let error as RouteError {
+        let (outcome, overrun) = await context.watchdog.supervise { steps in try await body(steps) }
+        switch outcome {
+        case .finished(.success, _):
+            return
+        case .finished(.failure(let error as RouteError), _):
             throw error
-        } catch {
-            throw .cancelled(intent.description)
+        case .finished(.failure, _):
+            throw .cancelled(intent.description)  // `body` throws only RouteError
+        case .abandoned:
+            guard let overrun else { throw .cancelled(intent.description) }
+            throw .timedOut(intent.description, by: overrun.name, budget: overrun.budget)
         }
     }
 }

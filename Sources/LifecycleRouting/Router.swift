@@ -316,8 +316,8 @@ public final class Router: Sendable {
         let interceptors = route?.interceptor.map { table.interceptors + [$0] } ?? table.interceptors
         if !interceptors.isEmpty {
             // Supervised when any interceptor has a budget, its own or the router's.
-            if let shortest = interceptors.compactMap({ $0.budget ?? interceptorBudget }).min() {
-                try await supervised(intent, shortestBudget: shortest) {
+            if interceptors.contains(where: { $0.budget ?? interceptorBudget != nil }) {
+                try await supervised(intent, context: context) {
                     (watch) async throws(RouteError) in
                     try await self.intercept(
                         intent,

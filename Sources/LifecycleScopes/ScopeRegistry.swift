@@ -42,12 +42,14 @@ public final class ScopeRegistry: Sendable {
         var observer: (any ScopeObserver)?
         /// The host's context, from the first install until the host is gone.
         var context: LifecycleContext?
+        /// The host's watchdog, which times the ends of scopes with a budget; the continuous clock's until
+        /// the host installs its modules.
+        var watchdog: Watchdog<HostClock> = .standalone
     }
 
     private let state = Locked(State())
     /// The scopes in flight.
     private let table = ScopeTable()
-    let watchdog = ScopeWatchdog()
 
     init(endBudget: Duration?) {
         self.endBudget = endBudget
@@ -65,8 +67,12 @@ public final class ScopeRegistry: Sendable {
             state.actions = actions
             state.byKind = [:]
             state.context = context
+            state.watchdog = context.watchdog
         }
     }
+
+    /// The host's watchdog, on the host's clock: it takes over an end that runs past its budget.
+    var watchdog: Watchdog<HostClock> { state.withLock { $0.watchdog } }
 
     /// The context of the host whose scopes these are, from when it installs its modules until it is gone:
     /// for targets built on scopes (scoped services find the host's service registry in its launch options).
@@ -82,8 +88,7 @@ public final class ScopeRegistry: Sendable {
         )
     }
 
-    /// The host is gone: the actions and the context are let go, and the watchdog stops when idle instead of
-    /// parking. Scopes still work.
+    /// The host is gone: the actions and the context are let go. Scopes still work.
     func retire() {
         // The context's launch options hold this registry, and an action may hold the context: letting go of
         // both breaks the cycle. Scopes made from now on get no global action; those in flight keep theirs.
@@ -92,7 +97,6 @@ public final class ScopeRegistry: Sendable {
             state.actions = []
             state.byKind = [:]
         }
-        watchdog.retire()
     }
 
     // MARK: Making scopes

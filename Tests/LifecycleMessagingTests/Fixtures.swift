@@ -1,6 +1,7 @@
 import LifecycleCore
 import LifecycleMessaging
 import LifecycleProxy
+import LifecycleTesting
 import Synchronization
 
 /// What the fixtures' handlers did, in order, shared by every module of one host.
@@ -22,7 +23,8 @@ extension LifecycleContext {
 /// A host of `modules` with messages, and the recorder its handlers write to.
 func messagingHost(
     _ modules: [any LifecycleModule.Type],
-    journal: Int = 0
+    journal: Int = 0,
+    clock: VirtualClock? = nil
 ) throws -> (ApplicationHost, Recorder) {
     let recorder = Recorder()
     var options = LaunchOptions()
@@ -30,14 +32,23 @@ func messagingHost(
     let host = try ApplicationHost(
         manifest: ModuleManifest(name: "Messages", modules).withMessages(),
         launchOptions: options,
-        configuration: .init(hookBudget: nil, terminateDeadline: nil, journalCapacity: journal)
+        configuration: .init(
+            clock: clock ?? ContinuousClock(),
+            hookBudget: nil,
+            terminateDeadline: nil,
+            journalCapacity: journal
+        )
     )
     return (host, recorder)
 }
 
 /// A launched host of `modules`.
-func launchedHost(_ modules: [any LifecycleModule.Type], journal: Int = 0) async throws -> (ApplicationHost, Recorder) {
-    let (host, recorder) = try messagingHost(modules, journal: journal)
+func launchedHost(
+    _ modules: [any LifecycleModule.Type],
+    journal: Int = 0,
+    clock: VirtualClock? = nil
+) async throws -> (ApplicationHost, Recorder) {
+    let (host, recorder) = try messagingHost(modules, journal: journal, clock: clock)
     try await host.launch()
     return (host, recorder)
 }

@@ -1,6 +1,7 @@
 import LifecycleCore
 import LifecycleMessaging
 import LifecycleProxy
+import LifecycleTesting
 import Testing
 
 @Suite("Messages: listeners that are not modules")
@@ -57,12 +58,21 @@ struct ListenerTests {
 
     @Test("A listener for a bounded time ends by itself; a waiting reader gets nil")
     func boundedTime() async throws {
-        let (host, _) = try await launchedHost([Alpha.self])
+        let clock = VirtualClock()
+        let (host, _) = try await launchedHost([Alpha.self], clock: clock)
         let listener = try host.context.messages.listen(to: Ping.self, for: .milliseconds(50))
-        var received: [String] = []
         try await host.context.messages.send(Ping(text: "in time"), to: Alpha.self)
-        for await message in listener { received.append(message.text) }
-        #expect(received == ["in time"])
+        var reader = listener.makeAsyncIterator()
+        #expect(await reader.next()?.text == "in time")
+        let waiting = Task {
+            var reader = listener.makeAsyncIterator()
+            return await reader.next()?.text
+        }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(49))
+        #expect(!listener.isCancelled, "49 ms: still listening")
+        clock.advance(by: .milliseconds(1))
+        #expect(await waiting.value == nil)
         #expect(listener.isCancelled)
     }
 

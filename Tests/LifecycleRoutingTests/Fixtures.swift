@@ -6,6 +6,7 @@ import Foundation
 import LifecycleCore
 import LifecycleProxy
 import LifecycleRouting
+import LifecycleTesting
 import Synchronization
 
 /// What the fixtures' interceptors and handlers did, in order, and how each interceptor behaves: shared
@@ -44,7 +45,8 @@ func short(_ name: String) -> String { String(name.split(separator: ".").last ??
 func routingHost(
     _ modules: [any LifecycleModule.Type] = [UserServer.self],
     interceptors: [any RouteInterceptor.Type] = [First.self, Second.self, TieB.self, TieA.self],
-    budget: Duration? = nil
+    budget: Duration? = nil,
+    clock: VirtualClock? = nil
 ) throws -> (ApplicationHost, Script) {
     let script = Script()
     var options = LaunchOptions()
@@ -55,7 +57,7 @@ func routingHost(
             interceptorBudget: budget
         ),
         launchOptions: options,
-        configuration: .init(hookBudget: nil, terminateDeadline: nil)
+        configuration: .init(clock: clock ?? ContinuousClock(), hookBudget: nil, terminateDeadline: nil)
     )
     return (host, script)
 }

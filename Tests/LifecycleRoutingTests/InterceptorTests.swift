@@ -1,5 +1,6 @@
 import LifecycleCore
 import LifecycleRouting
+import LifecycleTesting
 import Synchronization
 import Testing
 #if canImport(FoundationEssentials)
@@ -143,17 +144,24 @@ struct InterceptorTests {
 
     @Test("An interceptor that hangs past the router's budget times out, and the caller does not wait for it")
     func routerBudget() async throws {
-        let (host, script) = try routingHost(budget: .milliseconds(100))
+        let clock = VirtualClock()
+        let (host, script) = try routingHost(budget: .milliseconds(100), clock: clock)
+        let hang = Hang()
+        defer { hang.release() }
         script.when("Second") { _, _, decision in
-            // Ignores cancellation, like code stuck waiting on something that never looks at it, for far longer
-            // than the budget, without holding a thread: the wait is a task the cancellation does not reach.
-            await Task.detached { try? await Task.sleep(for: .seconds(30)) }.value
+            // Ignores cancellation, like code stuck waiting on something that never looks at it.
+            await hang.hold()
             decision.continue()
         }
-        let start = ContinuousClock.now
-        let error = await #expect(throws: RouteError.self) { try await host.router!.open(ShowUser(id: 3)) }
-        // Far below the hang's 30 s, and far above the 100 ms budget: a loaded 2-core machine took 2.2 s.
-        #expect(ContinuousClock.now - start < .seconds(10))
+        let opening = Task { try await host.router!.open(ShowUser(id: 3)) }
+        await hang.waitUntilHeld()
+        await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(99))
+        #expect(!hang.wasReleased)
+        clock.advance(by: .milliseconds(1))
+        // It returns while the interceptor still hangs: the caller does not wait for it.
+        let error = await #expect(throws: RouteError.self) { try await opening.value }
+        #expect(!hang.wasReleased)
         #expect(error?.code == .timedOut)
         #expect(error.flatMap { $0.interceptor.map(short) } == "Second")
         #expect(error?.description.contains("within 0.1 seconds") == true)
@@ -162,32 +170,50 @@ struct InterceptorTests {
 
     @Test("An interceptor's own budget applies even when the router has none")
     func ownBudget() async throws {
-        let (host, script) = try routingHost(interceptors: [Hasty.self], budget: nil)
+        let clock = VirtualClock()
+        let (host, script) = try routingHost(interceptors: [Hasty.self], budget: nil, clock: clock)
+        let hang = Hang()
+        defer { hang.release() }
         script.when("Hasty") { _, _, decision in
-            await Task.detached { try? await Task.sleep(for: .seconds(30)) }.value
+            await hang.hold()
             decision.continue()
         }
-        let start = ContinuousClock.now
-        let error = await #expect(throws: RouteError.self) { try await host.router!.open(ShowUser(id: 3)) }
-        // Far below the hang's 30 s: the caller does not wait for it, however loaded the machine.
-        #expect(ContinuousClock.now - start < .seconds(10))
+        let opening = Task { try await host.router!.open(ShowUser(id: 3)) }
+        await hang.waitUntilHeld()
+        await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(50))
+        let error = await #expect(throws: RouteError.self) { try await opening.value }
         #expect(error?.code == .timedOut)
         #expect(error.flatMap { $0.interceptor.map(short) } == "Hasty")
     }
 
     @Test("A short budget after a long one is enforced at its own deadline, not the long one's")
     func shortBudgetAfterLongOne() async throws {
-        let (host, script) = try routingHost(interceptors: [First.self, Hasty.self], budget: .seconds(10))
-        script.when("Hasty") { _, _, decision in
-            await Task.detached { try? await Task.sleep(for: .seconds(3)) }.value
+        let clock = VirtualClock()
+        let (host, script) = try routingHost(
+            interceptors: [First.self, Hasty.self],
+            budget: .seconds(10),
+            clock: clock
+        )
+        let hang = Hang()
+        defer { hang.release() }
+        script.when("First") { _, _, decision in
+            clock.advance(by: .seconds(1))  // First takes 1 s of its 10
             decision.continue()
         }
-        let start = ContinuousClock.now
-        let error = await #expect(throws: RouteError.self) { try await host.router!.open(ShowUser(id: 3)) }
-        // Hasty's 50 ms, not First's 10 s; generous, for a loaded machine.
-        #expect(ContinuousClock.now - start < .seconds(5))
+        script.when("Hasty") { _, _, decision in
+            await hang.hold()
+            decision.continue()
+        }
+        let opening = Task { try await host.router!.open(ShowUser(id: 3)) }
+        await hang.waitUntilHeld()
+        await clock.waitForSleepers(1)
+        // Hasty began at 1 s with 50 ms: due at 1.05 s, long before First's 10 s.
+        clock.advance(by: .milliseconds(50))
+        let error = await #expect(throws: RouteError.self) { try await opening.value }
         #expect(error?.code == .timedOut)
         #expect(error.flatMap { $0.interceptor.map(short) } == "Hasty")
+        #expect(error?.description.contains("within 0.05 seconds") == true)
     }
 
     @Test("An interceptor that opens intents itself is cut at the depth limit too")
@@ -300,4 +326,24 @@ final class Seen: Sendable {
     private let stored = Locked("")
     func set(_ value: String) { stored.withLock { $0 = value } }
     var value: String { stored.withLock { $0 } }
+}
+
+/// Holds an interceptor until released, ignoring cancellation, as code stuck on something that never looks
+/// at it would.
+final class Hang: Sendable {
+    private let held = OneShot<Void>()
+    private let released = OneShot<Void>()
+
+    func hold() async {
+        held.settle(())
+        await released.value()
+    }
+
+    func waitUntilHeld() async {
+        while !held.isSettled { await Task.yield() }
+    }
+
+    func release() { released.settle(()) }
+
+    var wasReleased: Bool { released.isSettled }
 }

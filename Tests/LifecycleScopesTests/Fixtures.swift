@@ -111,11 +111,12 @@ final class Log: Sendable {
 /// A host with scopes and `actions`, and a recorder observing its scopes.
 func scopedHost(
     _ actions: [any ScopeAction.Type] = [AuditAction.self, TieB.self, TieA.self, JobAction.self, EveryKindAction.self],
-    endBudget: Duration? = nil
+    endBudget: Duration? = nil,
+    clock: VirtualClock? = nil
 ) throws -> (ApplicationHost, ScopeRegistry, ScopeRecorder) {
     let host = try ApplicationHost(
         manifest: ModuleManifest(name: "Scopes", [PlainModule.self]).withScopes(actions: actions, endBudget: endBudget),
-        configuration: .init(hookBudget: nil, terminateDeadline: nil)
+        configuration: .init(clock: clock ?? ContinuousClock(), hookBudget: nil, terminateDeadline: nil)
     )
     let recorder = ScopeRecorder(observing: host)
     return (host, host.scopes!, recorder)

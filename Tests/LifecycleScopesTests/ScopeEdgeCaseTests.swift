@@ -59,7 +59,8 @@ struct ScopeEdgeCaseTests {
 
     @Test("a second action stuck during the watchdog's takeover does not keep the scope in flight")
     func stuckTakeover() async throws {
-        let (host, scopes, _) = try scopedHost([], endBudget: .milliseconds(50))
+        let clock = VirtualClock()
+        let (host, scopes, _) = try scopedHost([], endBudget: .milliseconds(50), clock: clock)
         defer { withExtendedLifetime(host) {} }
         let release = Gate()
         let scope = try await scopes.begin(.request, "GET /twice-stuck")
@@ -68,6 +69,9 @@ struct ScopeEdgeCaseTests {
         await scope.on(.end, "second stuck") { _ in await release.wait() }
         await scope.on(.end, "first stuck") { _ in await release.wait() }
         let ending = Task { try? await scope.end() }
+        while !release.isWaiting { await Task.yield() }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(50))
         try await waitUntil { scopes.inFlight().isEmpty }
         #expect(scopes.inFlight().isEmpty)
         #expect(scope.state == .ended)
@@ -80,7 +84,8 @@ struct ScopeEdgeCaseTests {
 
     @Test("a rollback that overruns the end budget still throws why the step failed")
     func rollbackTimeout() async throws {
-        let (host, scopes, _) = try scopedHost([StrictAction.self], endBudget: .milliseconds(50))
+        let clock = VirtualClock()
+        let (host, scopes, _) = try scopedHost([StrictAction.self], endBudget: .milliseconds(50), clock: clock)
         defer { withExtendedLifetime(host) {} }
         let release = Gate()
         let scope = scopes.scope(.job, "abort-activate slow rollback")
@@ -96,6 +101,9 @@ struct ScopeEdgeCaseTests {
                 return nil
             }
         }
+        while !release.isWaiting { await Task.yield() }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(50))
         try await waitUntil { scopes.inFlight().isEmpty }
         release.open()
         let error = await activation.value

@@ -76,13 +76,19 @@ struct ScopeFailureTests {
 
     @Test("an end that hangs past its budget: reported, the rest delivered without it, the scope gone")
     func endBudget() async throws {
-        let (host, scopes, recorder) = try scopedHost([AuditAction.self], endBudget: .milliseconds(100))
+        let clock = VirtualClock()
+        let (host, scopes, recorder) = try scopedHost([AuditAction.self], endBudget: .milliseconds(100), clock: clock)
         defer { withExtendedLifetime(host) {} }
         let release = Gate()
         let scope = try await scopes.begin(.request, "GET /hangs")
         await scope.on(.end, "flush") { _ in log.append("after") }
         await scope.on(.end, "stuck") { _ in await release.wait() }
         let ending = Task { try await scope.end() }
+        while !release.isWaiting { await Task.yield() }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(99))
+        #expect(scopes.inFlight().count == 1, "99 ms: within its budget")
+        clock.advance(by: .milliseconds(1))
         // The watchdog delivers `flush` and `AuditAction` and removes the scope without waiting for `stuck`.
         try await waitUntil { scopes.inFlight().isEmpty }
         #expect(scopes.inFlight().isEmpty)

@@ -61,6 +61,9 @@ package protocol LifecycleDispatcher: Sendable {
     func failurePolicy(of participant: Participant) -> ModuleFailurePolicy?
     /// The participant's own budget for `event` (``TimeBudgetedModule``), or `nil`.
     func moduleBudget(_ participant: Participant, for event: LifecycleEvent) -> Duration?
+    /// The shortest own budget for `event` among the participants that receive it, or `nil` if none has
+    /// one: the soonest any of its hooks can run past a budget of its own. Built-in events read it once.
+    func shortestModuleBudget(for event: LifecycleEvent) -> Duration?
     /// The participant's launch budget (``LaunchBudgetedModule``), or `nil`. Looked up when asked, not
     /// when the participants are built: it is a conformance check, and launch need not pay for it.
     func launchBudget(of participant: Participant) -> Duration?

@@ -23,7 +23,7 @@ extension ApplicationHost {
         _ work: @escaping @Sendable (isolated ApplicationHost) async -> Result<T, LifecycleError>
     ) async throws(LifecycleError) -> T {
         try checkNotReentrant(request, file: file, line: line)
-        let reply = PendingReply<T>()
+        let reply = OneShot<Result<T, LifecycleError>>()
         let mailbox = self.mailbox
         // Read here, in the asking task: what the instruments need from it (its trace context). Without
         // instruments the job runs `work` itself, as small as it was before there were instruments.
@@ -34,23 +34,16 @@ extension ApplicationHost {
             let captured = captureInstrumentContexts()
             run = { host in await host.instrumented(request, captured, work) }
         }
-        let outcome = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                reply.wait(continuation)
-                mailbox.submit { host in
-                    let outcome = await run(host)
-                    if !reply.resolve(outcome), case .failure(let error) = outcome {
-                        host.configuration.onUnobservedError(error)
-                    }
-                }
+        mailbox.submit { host in
+            let outcome = await run(host)
+            // Refused when the asking task was cancelled first: nobody awaits this failure.
+            if !reply.settle(outcome), case .failure(let error) = outcome {
+                host.configuration.onUnobservedError(error)
             }
-        } onCancel: {
-            reply.resolve(
-                .failure(
-                    LifecycleError(code: .cancelled, request: request, state: mailbox.state, file: file, line: line)
-                )
-            )
         }
+        let outcome = await reply.value(orOnCancel: {
+            .failure(LifecycleError(code: .cancelled, request: request, state: mailbox.state, file: file, line: line))
+        })
         return try outcome.get()
     }
 

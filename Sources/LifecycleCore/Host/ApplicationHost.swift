@@ -60,6 +60,8 @@ public actor ApplicationHost {
     nonisolated let journalOnly: DeliveryJournal?
     /// The configured clock, opened once.
     nonisolated let time: ClockFunctions
+    /// Watches every time limit of the host and of what is built on it, on the configured clock.
+    nonisolated var watchdog: Watchdog<HostClock> { context.watchdog }
     /// ``Configuration/instruments``, read once.
     nonisolated let instruments: [any LifecycleInstrument]
     /// What the instruments captured in the task that asked for the request in progress, one per
@@ -124,7 +126,13 @@ public actor ApplicationHost {
                 }
             }
         // The context carries the observer, so what is built on the host (messages) reports to the journal.
-        let context = LifecycleContext(launchOptions: launchOptions, mailbox: mailbox, observer: observer)
+        let watchdog = Watchdog(clock: HostClock(time))
+        let context = LifecycleContext(
+            launchOptions: launchOptions,
+            mailbox: mailbox,
+            observer: observer,
+            watchdog: watchdog
+        )
         let dispatcher = try makeDispatcher(context)
         self.roster = Locked(dispatcher)
         self.mailbox = mailbox

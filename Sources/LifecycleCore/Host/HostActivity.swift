@@ -57,7 +57,7 @@ extension ApplicationHost {
         var waiting: [HostActivity.Waiting] = []
         switch source {
         case .delivery(let plan, let shared):
-            if let current = shared.progress.current, plan.indices.contains(current.position) {
+            if let current = shared.current, plan.indices.contains(current.position) {
                 waiting = [.init(module: plan[current.position].name, elapsed: now - current.start)]
             }
         case .warmUp(let control):

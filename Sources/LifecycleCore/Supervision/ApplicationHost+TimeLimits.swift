@@ -90,15 +90,17 @@ extension ApplicationHost {
         let plan = dispatcher.plan(for: event)
         // Read once: each read of `configuration` copies it (and retains what it holds).
         let fallback = configuration.eventBudgets[event] ?? configuration.hookBudget
+        let shortestOwn = dispatcher.shortestModuleBudget(for: event)
         // An interruptible delivery (termination) is always supervised: the supervisor is what stops it.
-        guard interruptible || deadline != nil || fallback != nil || Self.anyModuleBudget(dispatcher, plan, for: event)
-        else {
+        guard interruptible || deadline != nil || fallback != nil || shortestOwn != nil else {
             let outcome = await direct()
             countTowardsQuarantine(outcome.failures)
             return LimitedDelivery(outcome: outcome, stopped: false, abandoned: [])
         }
         // A hook's budget is looked up when the watchdog needs it: about once per event, not once per hook.
         let budgets = Budgets(plan: plan, event: event, fallback: fallback, dispatcher: dispatcher)
+        // No hook can run past its budget sooner than this after it starts.
+        let shortest = [fallback, shortestOwn].compactMap { $0 }.min()
         let inScope: (Participant) -> Bool = { participant in
             if case .only(let allowed) = scope { return allowed.contains(participant.id) }
             return true
@@ -152,22 +154,29 @@ extension ApplicationHost {
         var timeouts: [(position: Int, failure: HookFailure)] = []
         var abandoned: [Participant] = []
         var stopped = false
+        let watchdog = self.watchdog
         supervision: while from < plan.count {
-            let supervisor = DeliverySupervision(time: time, shared: shared, generation: generation)
-            let ending = PendingReply<WatchEnding>()
+            let ending = OneShot<WatchEnding>()
+            let arm = Self.arming(
+                watchdog,
+                shared,
+                budgets: budgets,
+                shortest: shortest,
+                deadline: absoluteDeadline,
+                ending: ending
+            )
+            let supervisor = DeliverySupervision(time: time, shared: shared, generation: generation, arm: arm)
             let start = from
+            // The runner walks the participants from `start`, inline; it is abandoned, not awaited, if one of
+            // its hooks runs past its budget (Docs/Failures.md, "Time limits").
             let runner = Task { @Sendable in
                 await run(start, supervisor, observer)
                 // A superseded runner leaves the ending to the watchdog, which reports the timeout: if it
                 // said `.finished`, the host would take the event as complete and skip the rest.
-                if supervisor.isCurrent { ending.resolve(.success(.finished)) }
+                if supervisor.isCurrent { ending.settle(.finished) }
             }
-            let watchdog = Task { @Sendable in
-                await Self.watch(shared, time: time, budgets: budgets, deadline: absoluteDeadline, ending: ending)
-            }
-            let result = await withCheckedContinuation { ending.wait($0) }
-            watchdog.cancel()
-            guard case .success(let end) = result else { break }
+            let end = await ending.value()
+            if let watch = shared.takeWatch() { watchdog.disarm(watch) }
             switch end {
             case .finished:
                 break supervision
@@ -233,17 +242,6 @@ extension ApplicationHost {
         return LimitedDelivery(outcome: outcome, stopped: stopped, abandoned: abandoned, interrupted: interrupted)
     }
 
-    /// Whether a participant of `plan` has a budget of its own for `event`. Generic, so the dispatcher is
-    /// opened once rather than copied out of its existential for every participant.
-    private static func anyModuleBudget<Dispatcher: LifecycleDispatcher>(
-        _ dispatcher: Dispatcher,
-        _ plan: [Participant],
-        for event: LifecycleEvent
-    ) -> Bool {
-        for index in plan.indices where dispatcher.moduleBudget(plan[index], for: event) != nil { return true }
-        return false
-    }
-
     /// Tells the journal and ``Configuration/onDelivery`` about a hook abandoned on a timeout: it never
     /// completes, so the fan-out cannot.
     private func report(_ timeout: HookTimeout, of participant: Participant, since start: Duration) {
@@ -259,75 +257,70 @@ extension ApplicationHost {
         )
     }
 
-    /// Sleeps until the current hook's deadline (or the overall deadline, if sooner) and reports the first
-    /// hook past its budget, or the overall deadline. With no hook in progress it waits for the next call;
-    /// a hook without a budget, while others have one, is watched at the shortest budget. Wakes about once
-    /// per event in practice: hooks take microseconds, budgets seconds.
-    private static func watch(
+    /// How a runner arms the host's watchdog when its first hook starts (`nil` when nothing is timed: an
+    /// interruptible delivery with no budget and no deadline). The watchdog then reads the hook in progress
+    /// when it is due (``check(_:at:budgets:shortest:deadline:ending:)``), not each time a hook starts.
+    private static func arming(
+        _ watchdog: Watchdog<HostClock>,
         _ shared: DeliverySupervision.SharedState,
-        time: ClockFunctions,
         budgets: Budgets,
+        shortest: Duration?,
         deadline: Duration?,
-        ending: PendingReply<WatchEnding>
-    ) async {
-        // Needed only when the hook in progress has no budget but others may; it reads every budget, so
-        // it is read then, once.
-        var shortest: Duration??
-        while !Task.isCancelled {
-            let now = time.now()
-            if let deadline, now >= deadline {
-                let current = shared.stopAll()
-                ending.resolve(
-                    .success(
-                        .deadline(
-                            current?.position,
-                            current.map { now - $0.start } ?? .zero,
-                            wallStart: current?.wallStart
-                        )
+        ending: OneShot<WatchEnding>
+    ) -> (@Sendable (_ start: Duration) -> Watchdog<HostClock>.Token?)? {
+        guard deadline != nil || shortest != nil else { return nil }
+        return { start in
+            let first = [deadline, shortest.map { start + $0 }].compactMap { $0 }.min() ?? start
+            return watchdog.arm(at: HostClock.Instant(offset: first)) { now in
+                check(shared, at: now.offset, budgets: budgets, shortest: shortest, deadline: deadline, ending: ending)
+                    .map(HostClock.Instant.init(offset:))
+            }
+        }
+    }
+
+    /// The watchdog's look at one supervised run, when it is due: reports the overall deadline, or the
+    /// hook in progress if it is past its budget, and otherwise returns when to look again. That is the
+    /// hook's own deadline, or sooner: no hook can start and overrun within less than the shortest budget.
+    /// Looks up one budget per look: about once per event in practice, since hooks take microseconds and
+    /// budgets seconds.
+    private static func check(
+        _ shared: DeliverySupervision.SharedState,
+        at now: Duration,
+        budgets: Budgets,
+        shortest: Duration?,
+        deadline: Duration?,
+        ending: OneShot<WatchEnding>
+    ) -> Duration? {
+        if let deadline, now >= deadline {
+            let current = shared.stopAll()
+            ending.settle(
+                .deadline(current?.position, current.map { now - $0.start } ?? .zero, wallStart: current?.wallStart)
+            )
+            return nil
+        }
+        var next = [deadline, shortest.map { now + $0 }].compactMap { $0 }.min()
+        if let current = shared.current, let budget = budgets[current.position] {
+            let due = current.start + budget
+            guard now >= due else { return min(next ?? due, due) }
+            // Expire only if that hook is still running: a hook that just returned is not abandoned.
+            if let generation = shared.expire(position: current.position) {
+                ending.settle(
+                    .timedOut(
+                        current.position,
+                        now - current.start,
+                        wallStart: current.wallStart,
+                        generation: generation
                     )
                 )
-                return
+                next = nil
             }
-            let (current, calls) = shared.progress
-            guard let current else {
-                // No hook in progress: nothing can run past a budget or be abandoned at the deadline until
-                // the next one starts. Wait for that call instead of sleeping on a guess.
-                await shared.waitForCall(after: calls)
-                continue
-            }
-            var wake = deadline
-            if let budget = budgets[current.position] {
-                let due = current.start + budget
-                if now >= due {
-                    // Expire only if that hook is still running: a hook that just returned is not abandoned.
-                    if let next = shared.expire(position: current.position) {
-                        ending.resolve(
-                            .success(
-                                .timedOut(
-                                    current.position,
-                                    now - current.start,
-                                    wallStart: current.wallStart,
-                                    generation: next
-                                )
-                            )
-                        )
-                        return
-                    }
-                    continue
-                }
-                wake = min(wake ?? due, due)
-            } else {
-                if shortest == nil { shortest = .some(budgets.shortest) }
-                if let budget = shortest ?? nil { wake = min(wake ?? now + budget, now + budget) }
-            }
-            guard let wake else { return }
-            do { try await time.sleep(wake) } catch { return }
         }
+        return next
     }
 
 }
 
-/// The time budget of each hook of one delivery, looked up when needed: a watchdog needs one or two per
+/// The time budget of each hook of one delivery, looked up when needed: the watchdog needs one or two per
 /// event, while looking them all up would cost a dispatcher call per participant.
 private struct Budgets: Sendable {
     let plan: [Participant]
@@ -338,9 +331,6 @@ private struct Budgets: Sendable {
 
     /// The budget of the hook at `position` of the plan.
     subscript(position: Int) -> Duration? { dispatcher.moduleBudget(plan[position], for: event) ?? fallback }
-
-    /// The shortest budget of any hook of the event. Reads every one.
-    var shortest: Duration? { plan.indices.lazy.compactMap { self[$0] }.min() }
 }
 
 /// What a delivery under time limits produced.

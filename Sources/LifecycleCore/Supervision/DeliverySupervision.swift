@@ -34,23 +34,16 @@ package final class DeliverySupervision: DeliverySupervisor {
         var answeredCount = 0
         var answered: [Bool]
         var finished = false
+        /// The runner whose first hook armed the watchdog, and its armed deadline, until taken.
+        var armedGeneration = -1
+        var watch: Watchdog<HostClock>.Token?
         /// ``ApplicationHost/interruptTermination()`` stopped the delivery: no runner may call another hook,
         /// but the hook in progress may finish and answer.
         var interrupted = false
-        /// How many hooks were called, and the watchdog waiting for the next call, if it waits.
-        var calls = 0
-        var watchdog: Waiter?
         /// Calls journaled since the journal last took them: the last ones, in a ring, and how many.
         var journaled: [PendingCall] = []
         var journaledHead = 0
         var journaledCount = 0
-    }
-
-    /// A parked watchdog. A class, so the state holds a plain optional reference (a checked
-    /// continuation's layout is resilient: every optional check of one would go through its witnesses).
-    fileprivate final class Waiter: Sendable {
-        let continuation: CheckedContinuation<Void, Never>
-        init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
     }
 
     private let time: ClockFunctions
@@ -105,15 +98,27 @@ package final class DeliverySupervision: DeliverySupervisor {
         }
     }
 
-    package init(time: ClockFunctions, shared: SharedState, generation: Int) {
+    /// Arms the watchdog of this runner's hooks, given when its first hook starts (see ``init``).
+    private let arm: (@Sendable (_ start: Duration) -> Watchdog<HostClock>.Token?)?
+
+    /// A supervisor for the runner of `generation`. `arm` is called when its first hook starts, so the
+    /// host's watchdog watches only while a hook runs (and a test's virtual clock has a sleeper only then);
+    /// its token is kept for ``SharedState/takeWatch()``.
+    package init(
+        time: ClockFunctions,
+        shared: SharedState,
+        generation: Int,
+        arm: (@Sendable (_ start: Duration) -> Watchdog<HostClock>.Token?)? = nil
+    ) {
         self.time = time
         self.shared = shared
         self.generation = generation
+        self.arm = arm
     }
 
     package func willCall(_ position: Int) -> Bool {
-        let (calling, watchdog): (Bool, Waiter?) = shared.state.withLock { state in
-            guard state.generation == generation, !state.finished, !state.interrupted else { return (false, nil) }
+        let armsAt: Duration?? = shared.state.withLock { state in
+            guard state.generation == generation, !state.finished, !state.interrupted else { return nil }
             // Straight after the last hook of this runner returned, when that reading was taken: the loop
             // in between does no work worth a second reading (and each reading is a serializing one).
             let (now, wall): (Duration, Duration)
@@ -124,12 +129,15 @@ package final class DeliverySupervision: DeliverySupervisor {
                 (now, wall) = time.nowAndWall()
             }
             state.current = (position, now, wall)
-            state.calls += 1
-            defer { state.watchdog = nil }
-            return (true, state.watchdog)
+            guard arm != nil, state.armedGeneration != generation else { return .some(nil) }
+            state.armedGeneration = generation
+            return .some(now)
         }
-        watchdog?.continuation.resume()
-        return calling
+        guard let armsAt else { return false }
+        if let start = armsAt, let arm, let token = arm(start) {
+            shared.state.withLock { $0.watch = token }
+        }
+        return true
     }
 
     /// Whether this runner is still the current one (no hook of it was abandoned). Once the runner has
@@ -180,31 +188,16 @@ package final class DeliverySupervision: DeliverySupervisor {
 }
 
 extension DeliverySupervision.SharedState {
-    /// The hook in progress and when it started, if any, and how many hooks were called so far.
-    package var progress: (current: (position: Int, start: Duration, wallStart: Duration)?, calls: Int) {
-        state.withLock { ($0.current, $0.calls) }
-    }
-
-    /// Returns once a hook is called after the first `calls`, the delivery is finished, or the task is
-    /// cancelled: a watchdog with no hook to watch waits here instead of polling.
-    package func waitForCall(after calls: Int) async {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let (now, replaced): (Bool, DeliverySupervision.Waiter?) = state.withLock { state in
-                    guard state.calls == calls, !state.finished, !Task.isCancelled else { return (true, nil) }
-                    defer { state.watchdog = DeliverySupervision.Waiter(continuation) }
-                    return (false, state.watchdog)
-                }
-                replaced?.continuation.resume()
-                if now { continuation.resume() }
-            }
-        } onCancel: {
-            state.withLock { state in
-                defer { state.watchdog = nil }
-                return state.watchdog
-            }?.continuation.resume()
+    /// The watchdog's deadline armed by the last runner, taken out, to disarm when the runner is over.
+    package func takeWatch() -> Watchdog<HostClock>.Token? {
+        state.withLock { state in
+            defer { state.watch = nil }
+            return state.watch
         }
     }
+
+    /// The hook in progress and when it started, if any.
+    package var current: (position: Int, start: Duration, wallStart: Duration)? { state.withLock { $0.current } }
 
     /// Abandons the hook at `position` if it is still the one in progress, superseding its runner in the
     /// same step — so the runner can neither record that hook's answer nor call another hook. Returns the
@@ -241,9 +234,7 @@ extension DeliverySupervision.SharedState {
         state.withLock { state in
             state.finished = true
             state.current = nil
-            defer { state.watchdog = nil }
-            return state.watchdog
-        }?.continuation.resume()
+        }
     }
 
     /// The answers kept (see `keepsAnswers`), in delivery order.

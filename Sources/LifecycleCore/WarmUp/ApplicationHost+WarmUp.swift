@@ -99,7 +99,8 @@ extension ApplicationHost {
             journal: journalOnly,
             observer: journalOnly == nil ? observer : nil,
             readiness: readiness,
-            time: time
+            time: time,
+            watchdog: watchdog
         )
         warmUpControl = control
         if !background { activitySource.withLock { $0 = .warmUp(control) } }
@@ -130,7 +131,7 @@ extension ApplicationHost {
             }
         }
         if !control.isStopped { control.finishing() }
-        control.stop()  // cancels what is still in flight, and the watchdog
+        control.stop()  // cancels what is still in flight, and disarms its deadlines
         control.close()
         if warmUpControl === control { warmUpControl = nil }
         let (failures, stop) = control.outcome

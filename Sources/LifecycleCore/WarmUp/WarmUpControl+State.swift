@@ -20,14 +20,8 @@ extension WarmUpControl {
         /// Runner tasks, once created; `cancelRequested` marks one to cancel as soon as it is.
         var runners: [Task<Void, Never>?] = []
         var cancelRequested: [Bool] = []
-        /// The deadlines of the budgeted hooks started, earliest first; entries of hooks no longer in
-        /// flight are dropped when they come to the top.
-        var deadlines = DeadlineHeap()
-        var watchdog: Task<Void, Never>?
-        /// Identifies the current watchdog: an older one that is still awake exits.
-        var watchdogGeneration = 0
-        /// When the current watchdog means to wake up, or `nil` when none runs.
-        var watchdogWake: Duration?
+        /// The host watchdog's deadline of each budgeted hook in flight, once armed.
+        var watches: [Watchdog<HostClock>.Token?]
         /// Hooks abandoned on a timeout that the stage has not taken yet, and the stage waiting.
         var timeouts: [Timeout] = []
         var stage: Waiter?
@@ -94,7 +88,7 @@ extension WarmUpControl {
         }
 
         /// Puts the hook at `position` in flight in runner slot `runner`, from `now`, and notes in `starts`
-        /// whether the watchdog must be replaced to meet its deadline.
+        /// the deadline to arm on the host's watchdog, if it has a budget.
         mutating func begin(
             _ position: Int,
             in runner: Int,
@@ -108,28 +102,36 @@ extension WarmUpControl {
             wallStarts[position] = wall
             runnerOf[position] = runner
             guard let budget else { return }
-            let due = now + budget
-            deadlines.insert(due, position)
-            if let wake = watchdogWake, wake <= due { return }
-            // No watchdog, or it would wake too late for this hook: a new one replaces it.
-            watchdogGeneration += 1
-            watchdogWake = due
-            if let watchdog { starts.oldWatchdogs.append(watchdog) }
-            watchdog = nil
-            starts.newWatchdog = watchdogGeneration
+            starts.deadlines.append((position, now + budget))
         }
 
-        /// Stops the stage, returning every task to cancel.
-        mutating func stop() -> [Task<Void, Never>] {
+        /// Takes the hook at `position` out of flight's deadline, to disarm.
+        mutating func takeWatch(_ position: Int) -> Watchdog<HostClock>.Token? {
+            defer { watches[position] = nil }
+            return watches[position]
+        }
+
+        /// Stops the stage, returning every task to cancel and every deadline to disarm.
+        mutating func stop() -> Stopped {
             stopped = true
-            var tasks: [Task<Void, Never>] = []
+            var stop = Stopped()
             for position in running.indices where running[position] {
-                if let task = abandon(position) { tasks.append(task) }
+                if let task = abandon(position) { stop.tasks.append(task) }
             }
-            if let watchdog { tasks.append(watchdog) }
-            watchdog = nil
-            watchdogWake = nil
-            return tasks
+            stop.watches = watches.compactMap { $0 }
+            watches = watches.map { _ in nil }
+            return stop
+        }
+    }
+
+    /// What stopping the stage under the lock leaves to do outside it.
+    struct Stopped {
+        var tasks: [Task<Void, Never>] = []
+        var watches: [Watchdog<HostClock>.Token] = []
+
+        func carryOut(on watchdog: Watchdog<HostClock>) {
+            for task in tasks { task.cancel() }
+            for watch in watches { watchdog.disarm(watch) }
         }
     }
 
@@ -154,9 +156,8 @@ extension WarmUpControl {
         var runs: [Run] = []
         /// Idle runners to let go: the stage is over.
         var released: [RunnerWaiter] = []
-        /// Watchdogs to cancel, and the generation of a new one to start.
-        var oldWatchdogs: [Task<Void, Never>] = []
-        var newWatchdog: Int?
+        /// Deadlines to arm on the host's watchdog: the hooks started with a budget, and when each is due.
+        var deadlines: [(position: Int, due: Duration)] = []
     }
 
     /// An idle runner, waiting for a hook to run, or `nil` to end. A class, so the state holds a plain

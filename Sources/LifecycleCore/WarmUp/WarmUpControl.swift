@@ -6,15 +6,13 @@
 /// no step waits for the host actor, and a chain of modules that become ready one after another runs in
 /// one task. A hook of an aborting participant that throws stops the stage.
 ///
-/// The watchdog sleeps until the earliest deadline among the hooks in flight (a min-heap of deadlines,
-/// from which hooks no longer in flight are dropped lazily), abandons every hook in flight past its
-/// deadline — cancelling its runner — and hands it to the stage on the host actor, which degrades the
-/// module and then stops the stage (`.fail`, aborting module) or counts the hook finished. It exits when
-/// no budgeted hook is in flight; the next budgeted start, or a start due before its wake-up, starts a
-/// new one.
+/// Each budgeted hook's deadline is armed on the host's watchdog when the hook starts and disarmed when it
+/// returns. Past it, the hook is abandoned (its runner cancelled) and handed to the stage on the host
+/// actor, which degrades the module and then stops the stage (`.fail`, aborting module) or counts the
+/// hook finished.
 ///
 /// The stage can also be stopped from outside (terminate, rollback): stopping cancels every hook in
-/// flight and the watchdog; nothing starts afterwards, and a hook that returns is not reported. A hook
+/// flight and disarms their deadlines; nothing starts afterwards, and a hook that returns is not reported. A hook
 /// whose return was taken before the stop is reported; the stage ends once those reports are done.
 final class WarmUpControl: Sendable {
     typealias Call = @Sendable () async throws -> Void
@@ -49,6 +47,7 @@ final class WarmUpControl: Sendable {
     private let observer: DeliveryObserver?
     private let readiness: Readiness
     private let time: ClockFunctions
+    private let watchdog: Watchdog<HostClock>
     /// Each participant's position in the stage's plan, by participant id (`-1`: not in the plan).
     private let positions: [Int]
 
@@ -64,7 +63,8 @@ final class WarmUpControl: Sendable {
         journal: DeliveryJournal?,
         observer: DeliveryObserver?,
         readiness: Readiness,
-        time: ClockFunctions
+        time: ClockFunctions,
+        watchdog: Watchdog<HostClock>
     ) {
         let count = plan.count
         self.state = Locked(
@@ -75,7 +75,8 @@ final class WarmUpControl: Sendable {
                 left: Array(repeating: false, count: count),
                 started: Array(repeating: .zero, count: count),
                 wallStarts: Array(repeating: .zero, count: count),
-                runnerOf: Array(repeating: -1, count: count)
+                runnerOf: Array(repeating: -1, count: count),
+                watches: Array(repeating: nil, count: count)
             )
         )
         self.plan = plan
@@ -89,6 +90,7 @@ final class WarmUpControl: Sendable {
         self.observer = observer
         self.readiness = readiness
         self.time = time
+        self.watchdog = watchdog
         var positions = [Int](repeating: -1, count: (plan.lazy.map(\.id).max() ?? -1) + 1)
         for index in plan.indices { positions[plan[index].id] = index }
         self.positions = positions
@@ -109,9 +111,9 @@ final class WarmUpControl: Sendable {
         launch(starts)
     }
 
-    /// Starts the hooks, lets the runners go and replaces the watchdog, as `starts` asks.
+    /// Starts the hooks, lets the runners go and arms the deadlines, as `starts` asks.
     private func launch(_ starts: Starts) {
-        for watchdog in starts.oldWatchdogs { watchdog.cancel() }
+        arm(starts.deadlines)
         var spawned: [(runner: Int, task: Task<Void, Never>)] = []
         for run in starts.runs {
             switch run {
@@ -133,14 +135,21 @@ final class WarmUpControl: Sendable {
             }
             for task in cancelled { task.cancel() }
         }
-        if let generation = starts.newWatchdog {
-            let watchdog = Task { await self.watch(generation) }
-            let current = state.withLock { state in
-                guard state.watchdogGeneration == generation, !state.stopped else { return false }
-                state.watchdog = watchdog
+    }
+
+    /// Arms each hook's deadline on the host's watchdog, unless the hook is no longer in flight by then.
+    private func arm(_ deadlines: [(position: Int, due: Duration)]) {
+        for (position, due) in deadlines {
+            let token = watchdog.arm(at: HostClock.Instant(offset: due)) { [weak self] now in
+                self?.expire(position, at: now.offset)
+                return nil
+            }
+            let armed = state.withLock { state in
+                guard state.running[position], !state.stopped else { return false }
+                state.watches[position] = token
                 return true
             }
-            if !current { watchdog.cancel() }
+            if !armed { watchdog.disarm(token) }
         }
     }
 
@@ -204,26 +213,30 @@ final class WarmUpControl: Sendable {
         let hookFailure = failure.map { HookFailure(participant: plan[position], event: .warmUp, error: $0) }
         let reports = journal != nil || observer != nil
         if reports {
-            let taken: (elapsed: Duration, wallStart: Duration)? = state.withLock { state in
+            let taken: (elapsed: Duration, wallStart: Duration, watch: Watchdog<HostClock>.Token?)? = state.withLock {
+                state in
                 guard state.running[position] else { return nil }  // abandoned, left, or stopped: not reported
                 state.running[position] = false
                 state.reporting += 1
-                return (now - state.started[position], state.wallStarts[position])
+                return (now - state.started[position], state.wallStarts[position], state.takeWatch(position))
             }
             guard let taken else { return .end }
+            if let watch = taken.watch { watchdog.disarm(watch) }
             record(position, wallStart: taken.wallStart, elapsed: taken.elapsed, error: failure)
         }
         var next: Int?
-        let outcome: (Starts, [Task<Void, Never>], Waiter?, stopped: Bool)? =
+        var watch: Watchdog<HostClock>.Token?
+        let outcome: (Starts, Stopped, Waiter?, stopped: Bool)? =
             state.withLock { state in
                 if reports {
                     state.reporting -= 1
                 } else {
                     guard state.running[position] else { return nil }  // abandoned, left, or stopped
                     state.running[position] = false
+                    watch = state.takeWatch(position)
                 }
                 var starts = Starts()
-                var cancelled: [Task<Void, Never>] = []
+                var cancelled = Stopped()
                 // Removed meanwhile: it counts as finished already, whatever its hook did.
                 if !state.stopped, !state.finished[position] {
                     if let hookFailure {
@@ -254,8 +267,9 @@ final class WarmUpControl: Sendable {
                 state.releaseIdleIfOver(&starts)
                 return (starts, cancelled, state.stageToWake(), state.stopped)
             }
+        if let watch { watchdog.disarm(watch) }
         guard let (starts, cancelled, stage, stopped) = outcome else { return .end }
-        for task in cancelled { task.cancel() }
+        cancelled.carryOut(on: watchdog)
         stage?.continuation.resume()
         launch(starts)
         if let next { return .run(next) }
@@ -306,43 +320,25 @@ final class WarmUpControl: Sendable {
 
     // MARK: Timeouts
 
-    /// The watchdog: sleeps until the earliest deadline in flight, then abandons every hook past its
-    /// deadline and hands it to the stage.
-    private func watch(_ generation: Int) async {
-        while true {
-            let wake: Duration? = state.withLock { state in
-                guard state.watchdogGeneration == generation, !state.stopped else { return nil }
-                while let earliest = state.deadlines.first, !state.running[earliest.position] {
-                    state.deadlines.removeFirst()
-                }
-                state.watchdogWake = state.deadlines.first?.due
-                return state.watchdogWake
-            }
-            guard let wake else { return }
-            do { try await time.sleep(wake) } catch { return }
-            let now = time.now()
-            let (late, stage): ([Task<Void, Never>], Waiter?) = state.withLock { state in
-                guard state.watchdogGeneration == generation, !state.stopped else { return ([], nil) }
-                var late: [Task<Void, Never>] = []
-                while let earliest = state.deadlines.first, earliest.due <= now {
-                    state.deadlines.removeFirst()
-                    let position = earliest.position
-                    guard state.running[position] else { continue }
-                    if let runner = state.abandon(position) { late.append(runner) }
-                    state.timeouts.append(
-                        Timeout(
-                            position: position,
-                            budget: budgets[position] ?? .zero,
-                            elapsed: now - state.started[position],
-                            wallStart: state.wallStarts[position]
-                        )
-                    )
-                }
-                return (late, state.stageToWake())
-            }
-            for runner in late { runner.cancel() }
-            stage?.continuation.resume()
+    /// The host's watchdog found the hook at `position` past its deadline at `now`: abandons it if it is
+    /// still in flight (cancelling its runner), and hands it to the stage.
+    private func expire(_ position: Int, at now: Duration) {
+        let (runner, stage): (Task<Void, Never>?, Waiter?) = state.withLock { state in
+            guard !state.stopped, state.running[position] else { return (nil, nil) }
+            state.watches[position] = nil
+            let runner = state.abandon(position)
+            state.timeouts.append(
+                Timeout(
+                    position: position,
+                    budget: budgets[position] ?? .zero,
+                    elapsed: now - state.started[position],
+                    wallStart: state.wallStarts[position]
+                )
+            )
+            return (runner, state.stageToWake())
         }
+        runner?.cancel()
+        stage?.continuation.resume()
     }
 
     /// The hooks abandoned on a timeout since the last call, in the order they were; waits for one. Empty
@@ -389,8 +385,8 @@ final class WarmUpControl: Sendable {
     /// The stage handled the timeout of the hook at `position`: records `failure`, then stops the stage
     /// if `stopping`, else counts the hook finished, so its dependents start.
     func settle(_ position: Int, _ failure: HookFailure, stopping: Bool) {
-        let (starts, cancelled): (Starts, [Task<Void, Never>]) = state.withLock { state in
-            guard !state.stopped, !state.finished[position] else { return (Starts(), []) }
+        let (starts, cancelled): (Starts, Stopped) = state.withLock { state in
+            guard !state.stopped, !state.finished[position] else { return (Starts(), Stopped()) }
             state.failures.append((position, failure))
             if stopping {
                 state.stopFailure = failure
@@ -406,9 +402,9 @@ final class WarmUpControl: Sendable {
                 state.place(dependent, at: now, wall: wall, budget: budgets[dependent], &starts)
             }
             state.releaseIdleIfOver(&starts)
-            return (starts, [])
+            return (starts, Stopped())
         }
-        for task in cancelled { task.cancel() }
+        cancelled.carryOut(on: watchdog)
         launch(starts)
     }
 
@@ -419,11 +415,15 @@ final class WarmUpControl: Sendable {
     func leave(_ id: Int) {
         guard id < positions.count, positions[id] >= 0 else { return }
         let position = positions[id]
-        let (cancelled, starts, stage): (Task<Void, Never>?, Starts, Waiter?) =
+        let (cancelled, starts, stage): (Stopped, Starts, Waiter?) =
             state.withLock { state in
-                guard !state.stopped else { return (nil, Starts(), nil) }
+                guard !state.stopped else { return (Stopped(), Starts(), nil) }
                 state.left[position] = true
-                let cancelled = state.running[position] ? state.abandon(position) : nil
+                var cancelled = Stopped()
+                if state.running[position] {
+                    cancelled.tasks = state.abandon(position).map { [$0] } ?? []
+                    cancelled.watches = state.takeWatch(position).map { [$0] } ?? []
+                }
                 guard !state.finished[position] else { return (cancelled, Starts(), nil) }
                 // Counted finished without being ready. Its dependents have left already (a module others
                 // depend on cannot be removed), so this starts nothing in practice.
@@ -439,7 +439,7 @@ final class WarmUpControl: Sendable {
                 state.releaseIdleIfOver(&starts)
                 return (cancelled, starts, state.stageToWake())
             }
-        cancelled?.cancel()
+        cancelled.carryOut(on: watchdog)
         stage?.continuation.resume()
         launch(starts)
     }
@@ -461,15 +461,15 @@ final class WarmUpControl: Sendable {
         state.withLock { state in (state.failures.sorted { $0.0 < $1.0 }.map(\.1), state.stopFailure) }
     }
 
-    /// Cancels everything in flight and the watchdog, and wakes the stage. Idempotent.
+    /// Cancels everything in flight and disarms its deadlines, and wakes the stage. Idempotent.
     func stop() {
-        let (tasks, starts, stage): ([Task<Void, Never>], Starts, Waiter?) = state.withLock { state in
-            let tasks = state.stop()
+        let (stopped, starts, stage): (Stopped, Starts, Waiter?) = state.withLock { state in
+            let stopped = state.stop()
             var starts = Starts()
             state.releaseIdleIfOver(&starts)
-            return (tasks, starts, state.stageToWake())
+            return (stopped, starts, state.stageToWake())
         }
-        for task in tasks { task.cancel() }
+        stopped.carryOut(on: watchdog)
         launch(starts)  // lets the idle runners go
         stage?.continuation.resume()
     }
