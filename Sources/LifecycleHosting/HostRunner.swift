@@ -50,44 +50,54 @@ public struct HostRunner: Sendable {
 
     /// Runs the host with `signals` in place of the process's: what tests use to drive a runner without
     /// sending signals to the test process. Signals not in ``Configuration/signals`` are ignored.
+    ///
+    /// Everything the run starts (forwarding signals, watching for the host's own termination, the
+    /// requests, the supervisor's watchdog and status lines) is a child task of one task group, and ends
+    /// with the run. Its time limits (the drain delay and the shutdown limit) are deadlines on the host's
+    /// watchdog, on the host's configured clock.
     public func run(signals: AsyncStream<UnixSignal>) async -> Exit {
         let (inputs, input) = AsyncStream<Input>.makeStream()
         let (requests, queue) = AsyncStream<Request>.makeStream()
         let host = self.host
-        let forwarder = Task {
-            for await signal in signals { input.yield(.signal(signal)) }
-        }
-        let watcher = Task {
-            do {
-                try await host.waitUntilTerminated()
-                input.yield(.hostTerminated)
-            } catch {
-                // Cancelled: the run is over.
-            }
-        }
-        // One request at a time, in the order the signals came. Not awaited at the end: a request whose hook
-        // hangs must not keep the run from returning.
         let report = configuration.report
-        Task {
-            for await request in requests {
-                input.yield(.completed(request, await request.perform(on: host, report: report)))
+        return await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await signal in signals { input.yield(.signal(signal)) }
             }
-        }
-        defer {
-            forwarder.cancel()
-            watcher.cancel()
+            group.addTask {
+                do {
+                    try await host.waitUntilTerminated()
+                    input.yield(.hostTerminated)
+                } catch {
+                    // Cancelled: the run is over.
+                }
+            }
+            // One request at a time, in the order the signals came. When the run ends, cancelling this task
+            // stops the wait for a request whose hook hangs (the host still delivers it), so the run returns.
+            group.addTask {
+                for await request in requests {
+                    input.yield(.completed(request, await request.perform(on: host, report: report)))
+                }
+            }
+            if let activity = reportActivity() { group.addTask(operation: activity) }
+            var run = RunState()
+            let status = await serve(&run, inputs, queue, input, &group)
+            for deadline in [run.shutdownTimer, run.drain].compactMap({ $0 }) { host.context.watchdog.disarm(deadline) }
             queue.finish()
             input.finish()
+            group.cancelAll()
+            return status
         }
+    }
 
-        var run = RunState()
-        let activity = reportActivity()
-        defer {
-            run.shutdownTimer?.cancel()
-            run.watchdog?.cancel()
-            run.readiness?.cancel()
-            activity?.cancel()
-        }
+    /// Launches the host unless it runs already, then handles inputs until the run is over.
+    private func serve(
+        _ run: inout RunState,
+        _ inputs: AsyncStream<Input>,
+        _ queue: AsyncStream<Request>.Continuation,
+        _ input: AsyncStream<Input>.Continuation,
+        _ group: inout TaskGroup<Void>
+    ) async -> Exit {
         switch host.state {
         case .notRunning:
             notify("STATUS=launching")
@@ -96,7 +106,7 @@ public struct HostRunner: Sendable {
             run.launched = true
             report(.launched(nil))
             notify("READY=1\nSTATUS=serving")
-            run.watchdog = petWatchdog()
+            petWatchdog(&group)
         case .launching, .terminating, .terminated:
             let fix =
                 host.state == .launching
@@ -106,10 +116,9 @@ public struct HostRunner: Sendable {
             report(.exiting(status))
             return status
         }
-
         var status: Exit?
         for await next in inputs {
-            status = handle(next, &run, queue, input)
+            status = handle(next, &run, queue, input, &group)
             if status != nil { break }
         }
         let final = status ?? Exit(.clean)
@@ -127,10 +136,10 @@ public struct HostRunner: Sendable {
     /// ``HostLiveness`` probe of that interval, so an HTTP liveness endpoint and the watchdog share one
     /// mechanism: each check waits until the host has handled every request queued, and sends `WATCHDOG=1`.
     /// A host stuck in a hook stops petting, and the supervisor restarts it.
-    private func petWatchdog() -> Task<Void, Never>? {
-        guard let notifier = configuration.systemd, let interval = notifier.watchdogInterval else { return nil }
+    private func petWatchdog(_ group: inout TaskGroup<Void>) {
+        guard let notifier = configuration.systemd, let interval = notifier.watchdogInterval else { return }
         let liveness = HostLiveness(host: host, interval: interval)
-        return Task {
+        group.addTask {
             // Not inside a hook, so it does not throw; it returns when the run cancels it.
             try? await liveness.run { notifier.notify("WATCHDOG=1") }
         }
@@ -140,14 +149,15 @@ public struct HostRunner: Sendable {
     /// ``Configuration/statusInterval``: every interval, a `STATUS=` line from `ApplicationHost.activity`
     /// ("launching: setup, waiting on DatabaseModule (3.0 s)"), so `systemctl status` shows why a start or
     /// a stop takes long. Nothing when no supervisor listens.
-    private func reportActivity() -> Task<Void, Never>? {
+    private func reportActivity() -> (@Sendable () async -> Void)? {
         guard let notifier = configuration.systemd else { return nil }
         let host = self.host
         let interval = configuration.statusInterval
-        return Task {
+        return {
             var last: String?
+            let clock = host.context.watchdog.clock
             while true {
-                do { try await Task.sleep(for: interval) } catch { return }
+                do { try await clock.sleep(for: interval) } catch { return }
                 let now = host.activity
                 guard now.waitingOn.contains(where: { $0.elapsed >= interval }) else { continue }
                 let line = "STATUS=\(now)"
@@ -162,7 +172,8 @@ public struct HostRunner: Sendable {
         _ input: Input,
         _ run: inout RunState,
         _ queue: AsyncStream<Request>.Continuation,
-        _ inputs: AsyncStream<Input>.Continuation
+        _ inputs: AsyncStream<Input>.Continuation,
+        _ group: inout TaskGroup<Void>
     ) -> Exit? {
         switch input {
         case .signal(let signal):
@@ -175,25 +186,21 @@ public struct HostRunner: Sendable {
                 if !run.terminating {
                     run.terminating = true
                     notify("STOPPING=1\nSTATUS=terminating on \(signal)")
+                    let watchdog = host.context.watchdog
                     if let readiness = configuration.readiness {
                         // Readiness turns 503 first; the modules go down once the load balancer had time to see it.
                         readiness.beginDraining()
-                        let delay = configuration.drainDelay
-                        Task {
-                            try? await Task.sleep(for: delay)  // once, not in a loop: cancelled, it goes on at once
+                        run.drain = watchdog.arm(after: configuration.drainDelay) { _ in
                             queue.yield(Request(.terminate))
+                            return nil
                         }
                     } else {
                         queue.yield(Request(.terminate))
                     }
                     let limit = effectiveShutdownLimit
-                    run.shutdownTimer = Task {
-                        do {
-                            try await Task.sleep(for: limit)
-                            inputs.yield(.shutdownLimitPassed(limit))
-                        } catch {
-                            // Cancelled: the run ended first.
-                        }
+                    run.shutdownTimer = watchdog.arm(after: limit) { _ in
+                        inputs.yield(.shutdownLimitPassed(limit))
+                        return nil
                     }
                 } else if action == .interrupt, run.interruptedBy == nil {
                     run.interruptedBy = signal
@@ -224,12 +231,12 @@ public struct HostRunner: Sendable {
                     let ready = "READY=1\nSTATUS=serving" + (result.error == nil ? "" : "; launch reported failures")
                     if host.configuration.didFinishLaunchingWaitsForWarmUp {
                         notify(ready)
-                        run.watchdog = petWatchdog()
+                        petWatchdog(&group)
                     } else {
                         // Warm-up goes on after launch returned: ready once it is over, not before.
                         notify("STATUS=warming up")
                         let host = self.host
-                        run.readiness = Task {
+                        group.addTask {
                             do { try await host.waitUntilReady() } catch { return }  // never ready: it terminates
                             inputs.yield(.warmedUp(ready))
                         }
@@ -257,7 +264,7 @@ public struct HostRunner: Sendable {
         case .warmedUp(let ready):
             if !run.terminating {
                 notify(ready)
-                run.watchdog = petWatchdog()
+                petWatchdog(&group)
             }
             return nil
 
@@ -294,93 +301,6 @@ public struct HostRunner: Sendable {
     }
 }
 
-extension HostRunner {
-    /// A ``HostRunner``'s settings.
-    public struct Configuration: Sendable {
-        /// What each signal does. Signals not listed keep their default effect. Default: ``SignalMap/standard``.
-        public var signals: SignalMap
-        /// How long after the terminating signal the runner waits for `terminate()` before it gives up and
-        /// returns ``Exit/Reason/deadlineExceeded``: the last resort when termination cannot even
-        /// start, for example behind a request whose hook hangs. `nil`: the host's `terminateDeadline` plus
-        /// one second, or 30 seconds when the host has none.
-        public var shutdownLimit: Duration?
-        /// Told about each signal and what came of it, as it happens. Default:
-        /// ``writeToStandardError(_:)``.
-        public var report: @Sendable (Report) -> Void
-        /// Where the runner tells a systemd-style supervisor (`Type=notify`) what the host is doing:
-        /// `READY=1` once launch completed (and a warm-up that runs after launch, under
-        /// `didFinishLaunchingWaitsForWarmUp = false`, is over), `RELOADING=1` and `READY=1` around a reload
-        /// signal's request,
-        /// `STOPPING=1` when termination starts, `STATUS=` lines, and `WATCHDOG=1` at half of
-        /// `WATCHDOG_USEC` while the host is responsive. Default: the process's `NOTIFY_SOCKET`, or `nil`
-        /// (nothing is sent) when it is not set. Docs/Hosting.md has a unit file.
-        public var systemd: SystemdNotifier?
-        /// Readiness to drain when a terminating signal arrives: ``HostReadiness/beginDraining()`` is called
-        /// first, then, ``drainDelay`` later, termination starts. Give it the probe an HTTP readiness
-        /// endpoint answers from, so a load balancer sees 503 while the server still serves. `nil` by default:
-        /// termination starts at once.
-        public var readiness: HostReadiness?
-        /// How long after draining began termination starts, when ``readiness`` is set: how often the load
-        /// balancer polls readiness, plus a margin. Counts towards ``shutdownLimit``. Zero by default.
-        public var drainDelay: Duration = .zero
-        /// How often the runner looks at what the host waits on, and how long a hook must have run before
-        /// the supervisor is told (`STATUS=`; see `ApplicationHost.activity`). One second by default.
-        public var statusInterval: Duration = .seconds(1)
-
-        /// Creates a configuration.
-        public init(
-            signals: SignalMap = .standard,
-            shutdownLimit: Duration? = nil,
-            systemd: SystemdNotifier? = .fromProcessEnvironment,
-            report: @escaping @Sendable (Report) -> Void = Configuration.writeToStandardError
-        ) {
-            self.signals = signals
-            self.shutdownLimit = shutdownLimit
-            self.systemd = systemd
-            self.report = report
-        }
-
-        /// The default ``report``: writes each report's description to standard error, one line each.
-        public static func writeToStandardError(_ report: Report) {
-            printToStandardError("lifecycle: \(report)")
-        }
-    }
-
-    /// What a runner tells ``Configuration/report``.
-    public enum Report: Sendable, CustomStringConvertible {
-        /// Launch completed and the runner serves. The error lists launch hooks that failed, when some did
-        /// and the host still launched (its launch failure policy is `.continue`).
-        case launched(LifecycleError?)
-        /// A handled signal arrived; the action is what the runner does about it.
-        case received(UnixSignal, SignalAction)
-        /// The request a signal made completed; the error is what it threw, if it did (an invalid
-        /// transition, failing hooks).
-        case handled(UnixSignal, SignalAction, LifecycleError?)
-        /// A signal was dropped, and why.
-        case ignored(UnixSignal, because: String)
-        /// ``Configuration/shutdownLimit`` passed before `terminate()` returned.
-        case shutdownLimitPassed(Duration)
-        /// A reload switched modules on or off (`ApplicationHost.reloadModules()`).
-        case modulesChanged(ModuleChanges)
-        /// The run is over.
-        case exiting(Exit)
-
-        public var description: String {
-            switch self {
-            case .launched(nil): return "launched; serving"
-            case .launched(let error?): return "launched with failures; serving: \(error)"
-            case .received(let signal, let action): return "received \(signal): \(action)"
-            case .handled(let signal, let action, nil): return "handled \(signal): \(action)"
-            case .handled(let signal, let action, let error?): return "handled \(signal): \(action) failed: \(error)"
-            case .ignored(let signal, let reason): return "ignored \(signal): \(reason)"
-            case .shutdownLimitPassed(let limit): return "shutdown limit of \(limit) passed"
-            case .modulesChanged(let changes): return "modules changed: \(changes)"
-            case .exiting(let status): return status.description
-            }
-        }
-    }
-}
-
 // MARK: - The run's inner workings
 
 extension HostRunner {
@@ -394,12 +314,11 @@ extension HostRunner {
     }
 
     struct RunState {
-        /// Ends the run at ``Configuration/shutdownLimit`` after the terminating signal.
-        var shutdownTimer: Task<Void, Never>?
-        /// Pets the supervisor's watchdog, from READY=1 on.
-        var watchdog: Task<Void, Never>?
-        /// Waits for a warm-up that runs after launch, to send READY=1 then.
-        var readiness: Task<Void, Never>?
+        /// Ends the run at ``Configuration/shutdownLimit`` after the terminating signal: a deadline on the
+        /// host's watchdog.
+        var shutdownTimer: Watchdog<HostClock>.Token?
+        /// Starts termination once ``Configuration/drainDelay`` has passed after draining began.
+        var drain: Watchdog<HostClock>.Token?
         var launched = false
         var terminating = false
         var hostTerminated = false
