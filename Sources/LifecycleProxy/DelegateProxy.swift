@@ -46,21 +46,12 @@ public final class DelegateProxy: Sendable {
     /// Every module the host knows, on or off, and why those that are off are off.
     let switchboard: Switchboard
 
-    let willFinishLaunching: Implementers<any WillFinishLaunching, any SyncWillFinishLaunching>
-    let setup: Implementers<any SetupStage, any SyncSetupStage>
-    let initialize: Implementers<any InitializeStage, any SyncInitializeStage>
-    let warmUp: Implementers<any WarmUpStage, Never>
-    let didFinishLaunching: Implementers<any DidFinishLaunching, any SyncDidFinishLaunching>
+    /// Each built-in event's implementers, in delivery order (`DelegateProxy+Events.swift`, generated from the
+    /// event table).
+    let implementers: BuiltinImplementers
     /// Each participant's direct dependencies, by participant id.
     let dependencyStart: [Int]
     let dependencyList: [Int]
-    let willEnterForeground: Implementers<any WillEnterForeground, any SyncWillEnterForeground>
-    let didBecomeActive: Implementers<any DidBecomeActive, any SyncDidBecomeActive>
-    let willResignActive: Implementers<any WillResignActive, any SyncWillResignActive>
-    let didEnterBackground: Implementers<any DidEnterBackground, any SyncDidEnterBackground>
-    let willTerminate: Implementers<any WillTerminate, any SyncWillTerminate>
-    let didReceiveMemoryWarning: Implementers<any DidReceiveMemoryWarning, any SyncDidReceiveMemoryWarning>
-    let openURL: Implementers<any OpenURL, any SyncOpenURL>
     let customRoutes: [ObjectIdentifier: any AnyCustomRoute]
     /// The module types with their own budgets, by participant id.
     let budgeted: [Int: any TimeBudgetedModule.Type]
@@ -225,18 +216,7 @@ public final class DelegateProxy: Sendable {
             (self.dependencyStart, self.dependencyList) = Self.dependencyTable(of: modules, nextID: nextID)
         }
         self.context = context
-        self.willFinishLaunching = Implementers(hooks.willFinishLaunchingHooks, participants, .forward)
-        self.setup = Implementers(hooks.setupHooks, participants, .forward)
-        self.initialize = Implementers(hooks.initializeHooks, participants, .forward)
-        self.warmUp = Implementers(hooks.warmUpHooks, participants, .forward)
-        self.didFinishLaunching = Implementers(hooks.didFinishLaunchingHooks, participants, .forward)
-        self.willEnterForeground = Implementers(hooks.willEnterForegroundHooks, participants, .forward)
-        self.didBecomeActive = Implementers(hooks.didBecomeActiveHooks, participants, .forward)
-        self.willResignActive = Implementers(hooks.willResignActiveHooks, participants, .reverse)
-        self.didEnterBackground = Implementers(hooks.didEnterBackgroundHooks, participants, .reverse)
-        self.willTerminate = Implementers(hooks.willTerminateHooks, participants, .reverse)
-        self.didReceiveMemoryWarning = Implementers(hooks.didReceiveMemoryWarningHooks, participants, .forward)
-        self.openURL = Implementers(hooks.openURLHooks, participants, .forward)
+        self.implementers = BuiltinImplementers(hooks.builtins, participants)
 
         var routes = CustomRouteTable()
         for (position, handler) in hooks.customEventHandlers {
@@ -286,18 +266,7 @@ public final class DelegateProxy: Sendable {
     /// The participants that receive `event`, in delivery order.
     public func plan(for event: LifecycleEvent) -> [Participant] {
         switch event.kind {
-        case .builtin(.willFinishLaunching): return willFinishLaunching.participants
-        case .builtin(.setup): return setup.participants
-        case .builtin(.initialize): return initialize.participants
-        case .builtin(.warmUp): return warmUp.participants
-        case .builtin(.didFinishLaunching): return didFinishLaunching.participants
-        case .builtin(.willEnterForeground): return willEnterForeground.participants
-        case .builtin(.didBecomeActive): return didBecomeActive.participants
-        case .builtin(.willResignActive): return willResignActive.participants
-        case .builtin(.didEnterBackground): return didEnterBackground.participants
-        case .builtin(.willTerminate): return willTerminate.participants
-        case .builtin(.didReceiveMemoryWarning): return didReceiveMemoryWarning.participants
-        case .builtin(.openURL): return openURL.participants
+        case .builtin(let builtin): return implementers.participants(of: builtin)
         case .custom(let key):
             guard let route = customRoutes[key] else { return [] }
             return route.participants
