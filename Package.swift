@@ -257,6 +257,15 @@ let package = Package(
             name: "ModuleScannerTests",
             dependencies: [.target(name: "ModuleScanner")]
         ),
+        // The event table against everything derived from it: the generated sources, the scanner, the docs.
+        .testTarget(
+            name: "LifecycleEventTableTests",
+            dependencies: [
+                .target(name: "LifecycleEventTable"),
+                .target(name: "ModuleScanner"),
+                .target(name: "LifecycleCore"),
+            ]
+        ),
         .testTarget(
             name: "LifecycleTestingTests",
             dependencies: [
