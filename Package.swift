@@ -59,8 +59,15 @@ let package = Package(
             dependencies: [.target(name: "LifecycleCore")]
         ),
 
+        // The built-in events as one table: the scanner reads it, and LifecycleCore and LifecycleProxy compile Swift
+        // generated from it (Scripts/generate-events.sh), so adding an event is one row (Docs/Events.md).
+        .target(name: "LifecycleEventTable"),
+
         // Discovery: a toolchain-only scanner, the generator tool that runs it, and two plugins.
-        .target(name: "ModuleScanner", dependencies: [.target(name: "RoutePatternSyntax")]),
+        .target(
+            name: "ModuleScanner",
+            dependencies: [.target(name: "RoutePatternSyntax"), .target(name: "LifecycleEventTable")]
+        ),
         .executableTarget(
             name: "lifecycle-manifest-tool",
             dependencies: [.target(name: "ModuleScanner")]
@@ -250,6 +257,15 @@ let package = Package(
         .testTarget(
             name: "ModuleScannerTests",
             dependencies: [.target(name: "ModuleScanner")]
+        ),
+        // The event table against everything derived from it: the generated sources, the scanner, the docs.
+        .testTarget(
+            name: "LifecycleEventTableTests",
+            dependencies: [
+                .target(name: "LifecycleEventTable"),
+                .target(name: "ModuleScanner"),
+                .target(name: "LifecycleCore"),
+            ]
         ),
         .testTarget(
             name: "LifecycleTestingTests",

@@ -27,26 +27,6 @@ extension DelegateProxy {
         await open(url, observer: nil, from: 0, supervisor: nil).result
     }
 
-    package func open(
-        _ url: URL,
-        observer: DeliveryObserver?,
-        from start: Int,
-        supervisor: (any DeliverySupervisor)?
-    ) async -> EventOutcome<Bool> {
-        let context = self.context
-        return await openURL.fanOut(
-            .openURL,
-            scope: .all,
-            observer: observer,
-            from: start,
-            supervisor: supervisor,
-            sync: { try $0.open(url, context: context) },
-            async: {
-                try await $0.open(url, context: context)
-            }
-        )
-    }
-
     /// Delivers the custom event `event` to every participant that handles it, and returns the combined
     /// result. SPI, like ``deliver(_:)-(LifecycleEvent)``.
     @_spi(Benchmarks) public func deliver<E: CustomEvent>(_ event: E) async -> E.Result {
@@ -71,7 +51,7 @@ extension DelegateProxy {
 
 extension DelegateProxy: LifecycleDispatcher {
     package func warmUpCall(at position: Int) -> @Sendable () async throws -> Void {
-        let hook = warmUp.hooks[position]
+        let hook = implementers.warmUp.hooks[position]
         let context = self.context
         return { try await hook.warmUp(context) }
     }
@@ -121,191 +101,15 @@ extension DelegateProxy: LifecycleDispatcher {
         return (slot.entry.type as? any LaunchBudgetedModule.Type)?.launchBudget
     }
 
-    package func deliver(
-        _ event: LifecycleEvent,
-        scope: DeliveryScope,
-        observer: DeliveryObserver?,
-        from start: Int,
-        supervisor: (any DeliverySupervisor)?
-    ) async -> EventOutcome<Bool> {
-        let context = self.context
-        switch event.kind {
-        case .builtin(.willFinishLaunching):
-            return await willFinishLaunching.fanOut(
-                event,
-                scope: scope,
-                observer: observer,
-                from: start,
-                supervisor: supervisor,
-                sync: { try $0.willFinishLaunching(context) },
-                async: {
-                    try await $0.willFinishLaunching(context)
-                }
-            )
-        case .builtin(.setup):
-            return await setup.fanOut(
-                event,
-                scope: scope,
-                observer: observer,
-                from: start,
-                supervisor: supervisor,
-                sync: {
-                    try $0.setUp(context)
-                    return false
-                },
-                async: {
-                    try await $0.setUp(context)
-                    return false
-                }
-            )
-        case .builtin(.initialize):
-            return await initialize.fanOut(
-                event,
-                scope: scope,
-                observer: observer,
-                from: start,
-                supervisor: supervisor,
-                sync: {
-                    try $0.initialize(context)
-                    return false
-                },
-                async: {
-                    try await $0.initialize(context)
-                    return false
-                }
-            )
-        case .builtin(.warmUp):
-            // Warm-up is concurrent: the host schedules `warmUpCall(at:)` itself. Delivered here (in order)
-            // only through the SPI, for tests and benchmarks.
-            return await warmUp.fanOut(
-                event,
-                scope: scope,
-                observer: observer,
-                from: start,
-                supervisor: supervisor,
-                sync: Never.noSyncHook,
-                async: {
-                    try await $0.warmUp(context)
-                    return false
-                }
-            )
-        case .builtin(.didFinishLaunching):
-            return await didFinishLaunching.fanOut(
-                event,
-                scope: scope,
-                observer: observer,
-                from: start,
-                supervisor: supervisor,
-                sync: { try $0.didFinishLaunching(context) },
-                async: {
-                    try await $0.didFinishLaunching(context)
-                }
-            )
-        case .builtin(.willEnterForeground):
-            return await willEnterForeground.fanOut(
-                event,
-                scope: scope,
-                observer: observer,
-                from: start,
-                supervisor: supervisor,
-                sync: {
-                    try $0.willEnterForeground(context)
-                    return false
-                },
-                async: {
-                    try await $0.willEnterForeground(context)
-                    return false
-                }
-            )
-        case .builtin(.didBecomeActive):
-            return await didBecomeActive.fanOut(
-                event,
-                scope: scope,
-                observer: observer,
-                from: start,
-                supervisor: supervisor,
-                sync: {
-                    try $0.didBecomeActive(context)
-                    return false
-                },
-                async: {
-                    try await $0.didBecomeActive(context)
-                    return false
-                }
-            )
-        case .builtin(.willResignActive):
-            return await willResignActive.fanOut(
-                event,
-                scope: scope,
-                observer: observer,
-                from: start,
-                supervisor: supervisor,
-                sync: {
-                    try $0.willResignActive(context)
-                    return false
-                },
-                async: {
-                    try await $0.willResignActive(context)
-                    return false
-                }
-            )
-        case .builtin(.didEnterBackground):
-            return await didEnterBackground.fanOut(
-                event,
-                scope: scope,
-                observer: observer,
-                from: start,
-                supervisor: supervisor,
-                sync: {
-                    try $0.didEnterBackground(context)
-                    return false
-                },
-                async: {
-                    try await $0.didEnterBackground(context)
-                    return false
-                }
-            )
-        case .builtin(.willTerminate):
-            return await willTerminate.fanOut(
-                event,
-                scope: scope,
-                observer: observer,
-                from: start,
-                supervisor: supervisor,
-                sync: {
-                    try $0.willTerminate(context)
-                    return false
-                },
-                async: {
-                    try await $0.willTerminate(context)
-                    return false
-                }
-            )
-        case .builtin(.didReceiveMemoryWarning):
-            return await didReceiveMemoryWarning.fanOut(
-                event,
-                scope: scope,
-                observer: observer,
-                from: start,
-                supervisor: supervisor,
-                sync: {
-                    try $0.didReceiveMemoryWarning(context)
-                    return false
-                },
-                async: {
-                    try await $0.didReceiveMemoryWarning(context)
-                    return false
-                }
-            )
-        case .builtin(.openURL), .custom, .message:
-            // These carry a payload and have their own entry points (messages: LifecycleMessaging).
-            let fallback: Bool
-            if case .anyTrue(let whenUnanswered) = event.resultRule {
-                fallback = whenUnanswered
-            } else {
-                fallback = false
-            }
-            return EventOutcome(event: event, result: fallback, failures: [], delivered: 0)
+    /// The outcome of an event that `deliver(_:scope:observer:from:supervisor:)` does not deliver (one with a
+    /// payload, a custom event, a message): nobody was called, and the event's default is the result.
+    func unanswered(_ event: LifecycleEvent) -> EventOutcome<Bool> {
+        let fallback: Bool
+        if case .anyTrue(let whenUnanswered) = event.resultRule {
+            fallback = whenUnanswered
+        } else {
+            fallback = false
         }
+        return EventOutcome(event: event, result: fallback, failures: [], delivered: 0)
     }
 }

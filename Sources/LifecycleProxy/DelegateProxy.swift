@@ -46,21 +46,12 @@ public final class DelegateProxy: Sendable {
     /// Every module the host knows, on or off, and why those that are off are off.
     let switchboard: Switchboard
 
-    let willFinishLaunching: Implementers<any WillFinishLaunching, any SyncWillFinishLaunching>
-    let setup: Implementers<any SetupStage, any SyncSetupStage>
-    let initialize: Implementers<any InitializeStage, any SyncInitializeStage>
-    let warmUp: Implementers<any WarmUpStage, Never>
-    let didFinishLaunching: Implementers<any DidFinishLaunching, any SyncDidFinishLaunching>
+    /// Each built-in event's implementers, in delivery order (`DelegateProxy+Events.swift`, generated from the
+    /// event table).
+    let implementers: BuiltinImplementers
     /// Each participant's direct dependencies, by participant id.
     let dependencyStart: [Int]
     let dependencyList: [Int]
-    let willEnterForeground: Implementers<any WillEnterForeground, any SyncWillEnterForeground>
-    let didBecomeActive: Implementers<any DidBecomeActive, any SyncDidBecomeActive>
-    let willResignActive: Implementers<any WillResignActive, any SyncWillResignActive>
-    let didEnterBackground: Implementers<any DidEnterBackground, any SyncDidEnterBackground>
-    let willTerminate: Implementers<any WillTerminate, any SyncWillTerminate>
-    let didReceiveMemoryWarning: Implementers<any DidReceiveMemoryWarning, any SyncDidReceiveMemoryWarning>
-    let openURL: Implementers<any OpenURL, any SyncOpenURL>
     let customRoutes: [ObjectIdentifier: any AnyCustomRoute]
     /// The module types with their own budgets, by participant id.
     let budgeted: [Int: any TimeBudgetedModule.Type]
@@ -227,48 +218,28 @@ public final class DelegateProxy: Sendable {
             (self.dependencyStart, self.dependencyList) = Self.dependencyTable(of: modules, nextID: nextID)
         }
         self.context = context
-        self.willFinishLaunching = Implementers(hooks.willFinishLaunchingHooks, participants, .forward)
-        self.setup = Implementers(hooks.setupHooks, participants, .forward)
-        self.initialize = Implementers(hooks.initializeHooks, participants, .forward)
-        self.warmUp = Implementers(hooks.warmUpHooks, participants, .forward)
-        self.didFinishLaunching = Implementers(hooks.didFinishLaunchingHooks, participants, .forward)
-        self.willEnterForeground = Implementers(hooks.willEnterForegroundHooks, participants, .forward)
-        self.didBecomeActive = Implementers(hooks.didBecomeActiveHooks, participants, .forward)
-        self.willResignActive = Implementers(hooks.willResignActiveHooks, participants, .reverse)
-        self.didEnterBackground = Implementers(hooks.didEnterBackgroundHooks, participants, .reverse)
-        self.willTerminate = Implementers(hooks.willTerminateHooks, participants, .reverse)
-        self.didReceiveMemoryWarning = Implementers(hooks.didReceiveMemoryWarningHooks, participants, .forward)
-        self.openURL = Implementers(hooks.openURLHooks, participants, .forward)
+        let implementers = BuiltinImplementers(hooks.builtins, participants)
+        self.implementers = implementers
 
         var routes = CustomRouteTable()
         for (position, handler) in hooks.customEventHandlers {
             try Self.register(handler, as: participants[position], in: &routes)
         }
         (self.customRoutes, self.customEvents) = routes.build()
-        self.shortestBudgets = Self.shortestBudgets(
-            budgeted,
-            [
-                (.willFinishLaunching, willFinishLaunching.participants), (.setup, setup.participants),
-                (.initialize, initialize.participants), (.warmUp, warmUp.participants),
-                (.didFinishLaunching, didFinishLaunching.participants),
-                (.willEnterForeground, willEnterForeground.participants),
-                (.didBecomeActive, didBecomeActive.participants), (.willResignActive, willResignActive.participants),
-                (.didEnterBackground, didEnterBackground.participants), (.willTerminate, willTerminate.participants),
-                (.didReceiveMemoryWarning, didReceiveMemoryWarning.participants), (.openURL, openURL.participants),
-            ]
-        )
+        self.shortestBudgets = Self.shortestBudgets(budgeted, implementers)
     }
 
     /// The shortest own budget (``TimeBudgetedModule``) among each built-in event's implementers, for the
     /// events where one has a budget. Read once, when the proxy is built: delivery looks one up per event.
     private static func shortestBudgets(
         _ budgeted: [Int: any TimeBudgetedModule.Type],
-        _ plans: [(LifecycleEvent, [Participant])]
+        _ implementers: BuiltinImplementers
     ) -> [LifecycleEvent: Duration] {
         guard !budgeted.isEmpty else { return [:] }
         var shortest: [LifecycleEvent: Duration] = [:]
-        for (event, plan) in plans {
-            for participant in plan {
+        for event in LifecycleEvent.builtinEvents {
+            guard case .builtin(let builtin) = event.kind else { continue }
+            for participant in implementers.participants(of: builtin) {
                 guard let budget = budgeted[participant.id]?.budget(for: event) else { continue }
                 shortest[event] = min(shortest[event] ?? budget, budget)
             }
@@ -317,18 +288,7 @@ public final class DelegateProxy: Sendable {
     /// The participants that receive `event`, in delivery order.
     public func plan(for event: LifecycleEvent) -> [Participant] {
         switch event.kind {
-        case .builtin(.willFinishLaunching): return willFinishLaunching.participants
-        case .builtin(.setup): return setup.participants
-        case .builtin(.initialize): return initialize.participants
-        case .builtin(.warmUp): return warmUp.participants
-        case .builtin(.didFinishLaunching): return didFinishLaunching.participants
-        case .builtin(.willEnterForeground): return willEnterForeground.participants
-        case .builtin(.didBecomeActive): return didBecomeActive.participants
-        case .builtin(.willResignActive): return willResignActive.participants
-        case .builtin(.didEnterBackground): return didEnterBackground.participants
-        case .builtin(.willTerminate): return willTerminate.participants
-        case .builtin(.didReceiveMemoryWarning): return didReceiveMemoryWarning.participants
-        case .builtin(.openURL): return openURL.participants
+        case .builtin(let builtin): return implementers.participants(of: builtin)
         case .custom(let key):
             guard let route = customRoutes[key] else { return [] }
             return route.participants

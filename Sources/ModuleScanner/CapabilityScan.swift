@@ -1,3 +1,5 @@
+import LifecycleEventTable
+
 /// A capability protocol of LifecycleCore that a module type adopts, and the `#if` conditions of the
 /// declarations that adopt it, beyond the module's own (empty: whenever the module exists).
 public struct DiscoveredCapability: Sendable, Hashable, CustomStringConvertible {
@@ -23,27 +25,22 @@ public struct DiscoveredCapability: Sendable, Hashable, CustomStringConvertible 
 struct CapabilityScan {
     /// One event's capability protocols: the asynchronous one, its synchronous refinement (if the event
     /// has one), and the `ModuleHooks` method that takes them.
-    struct Event: Sendable {
+    struct Event: Sendable, Hashable {
         let async: String
         let sync: String?
         let method: String
     }
 
-    static let events: [Event] = [
-        Event(async: "WillFinishLaunching", sync: "SyncWillFinishLaunching", method: "willFinishLaunching"),
-        Event(async: "SetupStage", sync: "SyncSetupStage", method: "setup"),
-        Event(async: "InitializeStage", sync: "SyncInitializeStage", method: "initialize"),
-        Event(async: "WarmUpStage", sync: nil, method: "warmUp"),
-        Event(async: "DidFinishLaunching", sync: "SyncDidFinishLaunching", method: "didFinishLaunching"),
-        Event(async: "WillEnterForeground", sync: "SyncWillEnterForeground", method: "willEnterForeground"),
-        Event(async: "DidBecomeActive", sync: "SyncDidBecomeActive", method: "didBecomeActive"),
-        Event(async: "WillResignActive", sync: "SyncWillResignActive", method: "willResignActive"),
-        Event(async: "DidEnterBackground", sync: "SyncDidEnterBackground", method: "didEnterBackground"),
-        Event(async: "WillTerminate", sync: "SyncWillTerminate", method: "willTerminate"),
-        Event(async: "DidReceiveMemoryWarning", sync: "SyncDidReceiveMemoryWarning", method: "didReceiveMemoryWarning"),
-        Event(async: "OpenURL", sync: "SyncOpenURL", method: "openURL"),
-        Event(async: "CustomEventHandling", sync: nil, method: "customEvents"),
-    ]
+    /// The event capabilities of `table`, in its order, named as it names them, then the custom-event
+    /// capability (`ModuleHooks.customEvents(_:)`), which is not an event of the table.
+    static func events(from table: [EventDefinition]) -> [Event] {
+        table.map { Event(async: $0.capability, sync: $0.syncCapability, method: $0.name) }
+            + [Event(async: "CustomEventHandling", sync: nil, method: "customEvents")]
+    }
+
+    /// The capabilities of the built-in events, read from ``EventTable``: the scanner and LifecycleCore's
+    /// generated protocols and `ModuleHooks` methods come from the same rows.
+    static let events = events(from: EventTable.builtins)
 
     /// The type-level capability protocols, and the `DeclaredModule` argument that names each.
     static let typeLevel: [(name: String, argument: String)] = [
@@ -69,10 +66,10 @@ struct CapabilityScan {
     /// Every role protocol: adopted only under a condition, it leaves the module to the runtime.
     static let roles: [(name: String, list: String)] = serviceRoles + messageRoles + routingRoles
 
-    /// Every capability protocol's name.
-    static let names: Set<String> = Set(
-        events.flatMap { [$0.async, $0.sync].compactMap { $0 } } + typeLevel.map(\.name) + roles.map(\.name)
-    )
+    /// Every capability protocol's name: those of `events`, the type-level ones and the roles.
+    static func names(of events: [Event]) -> Set<String> {
+        Set(events.flatMap { [$0.async, $0.sync].compactMap { $0 } } + typeLevel.map(\.name) + roles.map(\.name))
+    }
 
     /// Protocols and types from the standard library and Foundation that a module may inherit and that
     /// cannot imply a capability protocol; and LifecycleCore's own root protocols.
@@ -92,11 +89,20 @@ struct CapabilityScan {
     private let ownExtensions: [String: [Declaration]]
     /// Whether scanned code outside LifecycleCore declares a type named like a capability protocol.
     private let shadowed: Bool
+    /// Every capability protocol's name (``names(of:)``).
+    private let names: Set<String>
 
     /// Indexes `all` (the module's declarations and its dependencies') once, for every module of a scan.
     /// `own` are the module's declarations; `isCore` tells the declarations of LifecycleCore,
     /// LifecycleServices, LifecycleMessaging and LifecycleRouting, which declare the capability protocols.
-    init(own: [Declaration], all: [Declaration], isCore: (Declaration) -> Bool) {
+    /// `events` are the event capabilities to read: the built-in events' unless a test adds one.
+    init(
+        own: [Declaration],
+        all: [Declaration],
+        events: [Event] = Self.events,
+        isCore: (Declaration) -> Bool
+    ) {
+        let names = Self.names(of: events)
         var inheritable: [String: [Declaration]] = [:]
         var extensions: [String: [Declaration]] = [:]
         var shadowed = false
@@ -110,7 +116,7 @@ struct CapabilityScan {
             default:
                 break
             }
-            if declaration.kind != .extension, Self.names.contains(declaration.name), !isCore(declaration) {
+            if declaration.kind != .extension, names.contains(declaration.name), !isCore(declaration) {
                 shadowed = true
             }
         }
@@ -122,6 +128,7 @@ struct CapabilityScan {
         self.extensions = extensions
         self.ownExtensions = ownExtensions
         self.shadowed = shadowed
+        self.names = names
     }
 
     /// The capability protocols `declaration` (a module type named `name`) adopts, or `nil` if it
@@ -143,7 +150,7 @@ struct CapabilityScan {
         var found: [DiscoveredCapability] = []
         while let (inherited, conditions) = pending.popLast() {
             guard seen.insert(([inherited] + conditions).joined(separator: "\u{0}")).inserted else { continue }
-            if Self.names.contains(inherited) {
+            if names.contains(inherited) {
                 found.append(DiscoveredCapability(name: inherited, conditions: conditions))
                 continue
             }

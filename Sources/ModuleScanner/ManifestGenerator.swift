@@ -50,6 +50,9 @@ public struct ManifestGenerator: Sendable {
     /// Whether each entry carries a `// File.swift:line` comment. Off for checked-in manifests, which
     /// would otherwise go stale whenever a line is added above a module.
     public var locationComments: Bool
+    /// The event capabilities the scan reads and the capability tables list: the built-in events', from the
+    /// event table. A test sets more, to show that a new row is all the scanner needs.
+    var events = CapabilityScan.events
 
     public init(
         module: String,
@@ -97,7 +100,9 @@ public struct ManifestGenerator: Sendable {
             modulePaths: paths,
             contextPaths: contextPaths,
             knownImplying: known,
-            corePaths: corePaths
+            corePaths: corePaths,
+            protocolName: "LifecycleModule",
+            events: events
         )
         let ownInterceptors = interceptors(in: paths)
         let ownActions = ScopeScan.actions(sources, modulePaths: paths, dependencies: dependencies)
@@ -399,7 +404,7 @@ public struct ManifestGenerator: Sendable {
             return ["\(indent)modules.append(DeclaredModule(\(name).self))"]
         }
         var calls: [String] = []
-        for event in CapabilityScan.events {
+        for event in events {
             calls += hookCalls(for: event, capabilities, indent: indent + "    ")
         }
         let head = "\(indent)modules.append(DeclaredModule(\(name).self\(typeLevel)) { "

@@ -124,6 +124,28 @@ public enum ModuleScan {
         corePaths: [String] = [],
         protocolName: String = "LifecycleModule"
     ) -> (modules: [DiscoveredModule], diagnostics: [ScanDiagnostic]) {
+        scan(
+            sources,
+            modulePaths: modulePaths,
+            contextPaths: contextPaths,
+            knownImplying: knownImplying,
+            corePaths: corePaths,
+            protocolName: protocolName,
+            events: CapabilityScan.events
+        )
+    }
+
+    /// ``scan(_:modulePaths:contextPaths:knownImplying:corePaths:protocolName:)``, reading the capabilities
+    /// of `events`.
+    static func scan(
+        _ sources: ParsedSources,
+        modulePaths: [String],
+        contextPaths: [String],
+        knownImplying: Set<String>,
+        corePaths: [String],
+        protocolName: String,
+        events: [CapabilityScan.Event]
+    ) -> (modules: [DiscoveredModule], diagnostics: [ScanDiagnostic]) {
         let (own, all) = declarations(sources, modulePaths: modulePaths, contextPaths: contextPaths)
         let found = conformers(own: own, all: all, knownImplying: knownImplying, protocolName: protocolName)
 
@@ -138,7 +160,7 @@ public enum ModuleScan {
         )
         genericTypes.formUnion(externalGenerics)
         genericTypes.formUnion(own.filter { $0.kind == .extension && $0.isGeneric }.map(\.name))
-        let capabilityScan = CapabilityScan(own: own, all: all) { declaration in
+        let capabilityScan = CapabilityScan(own: own, all: all, events: events) { declaration in
             corePaths.contains { declaration.file.hasPrefix($0) }
         }
         // A type declared once; one declared in several `#if` branches may differ in each, so the host asks

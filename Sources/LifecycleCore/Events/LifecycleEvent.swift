@@ -6,25 +6,11 @@
 /// Every event has a fixed ``direction`` and ``resultRule``. `Docs/Events.md` has the full table.
 public struct LifecycleEvent: Hashable, Sendable, CustomStringConvertible {
     package enum Kind: Hashable, Sendable {
+        /// A built-in event: a row of the event table (`LifecycleEvent+Builtin.swift` is generated from it).
         case builtin(Builtin)
         case custom(ObjectIdentifier)
         /// A message between modules (LifecycleMessaging), by message type: what its journal records name.
         case message(ObjectIdentifier)
-    }
-
-    package enum Builtin: UInt8, Hashable, Sendable, CaseIterable {
-        case willFinishLaunching
-        case setup
-        case initialize
-        case warmUp
-        case didFinishLaunching
-        case willEnterForeground
-        case didBecomeActive
-        case willResignActive
-        case didEnterBackground
-        case willTerminate
-        case didReceiveMemoryWarning
-        case openURL
     }
 
     package let kind: Kind
@@ -48,33 +34,6 @@ public struct LifecycleEvent: Hashable, Sendable, CustomStringConvertible {
         self.name = name
     }
 
-    /// The first launch event. Bool result, OR-combined; `true` when nobody implements it.
-    public static let willFinishLaunching = Self(.willFinishLaunching)
-    /// The first launch stage, after ``willFinishLaunching``: set up what others will need. In order.
-    public static let setup = Self(.setup)
-    /// The second launch stage, after ``setup``: initialise the module's own state. In order.
-    public static let initialize = Self(.initialize)
-    /// The third launch stage: slow preparation (caches, connections). Implementers run concurrently; a
-    /// module starts once every module it depends on has finished its warm-up.
-    public static let warmUp = Self(.warmUp)
-    /// The second launch event. Bool result, OR-combined; `true` when nobody implements it.
-    public static let didFinishLaunching = Self(.didFinishLaunching)
-    /// Sent when the host leaves the background, before ``didBecomeActive``.
-    public static let willEnterForeground = Self(.willEnterForeground)
-    /// Sent whenever the host becomes active: at the end of launch, and when it returns to the foreground.
-    public static let didBecomeActive = Self(.didBecomeActive)
-    /// Sent whenever the host stops being active. Delivered in reverse order.
-    public static let willResignActive = Self(.willResignActive)
-    /// Sent when the host enters the background. Delivered in reverse order.
-    public static let didEnterBackground = Self(.didEnterBackground)
-    /// Sent once, when the host terminates. Delivered in reverse order.
-    public static let willTerminate = Self(.willTerminate)
-    /// Sent when the host is asked to free memory.
-    public static let didReceiveMemoryWarning = Self(.didReceiveMemoryWarning)
-    /// Sent to ask participants to handle a URL. Bool result ("handled"), OR-combined; `false` when nobody
-    /// implements it.
-    public static let openURL = Self(.openURL)
-
     /// The built-in events, in the order a full lifecycle emits them.
     public static let builtinEvents: [LifecycleEvent] = Builtin.allCases.map(Self.init)
 
@@ -93,25 +52,15 @@ public struct LifecycleEvent: Hashable, Sendable, CustomStringConvertible {
 
     /// The order in which participants receive this event.
     public var direction: DeliveryDirection {
-        switch kind {
-        case .builtin(.willResignActive), .builtin(.didEnterBackground), .builtin(.willTerminate):
-            return .reverse
-        default:
-            return .forward
-        }
+        guard case .builtin(let builtin) = kind else { return .forward }
+        return builtin.direction
     }
 
     /// How the results of the participants combine into the event's result.
     public var resultRule: ResultRule {
         switch kind {
-        case .builtin(.willFinishLaunching), .builtin(.didFinishLaunching):
-            return .anyTrue(whenUnanswered: true)
-        case .builtin(.openURL):
-            return .anyTrue(whenUnanswered: false)
-        case .builtin:
-            return .none
-        case .custom, .message:
-            return .custom
+        case .builtin(let builtin): return builtin.resultRule
+        case .custom, .message: return .custom
         }
     }
 
