@@ -56,9 +56,9 @@ public final class HostLiveness: Sendable {
     /// the host is idle, records the time and calls `onResponsive`; then again. The first check comes one
     /// interval after the call, and the time it is called counts as seen.
     ///
-    /// It returns as soon as the task is cancelled, even while the host is stuck: the wait for the host
-    /// then goes on in a task of its own, which ends when the host is idle again and records nothing.
-    /// `onResponsive` is never called after cancellation. Run it once at a time.
+    /// It returns as soon as the task is cancelled, even while the host is stuck: the wait for the host is
+    /// cancellable, and leaves nothing behind. `onResponsive` is never called after cancellation. Run it
+    /// once at a time.
     ///
     /// - Throws: `LifecycleError.Code.reentrantCall` when it runs inside a hook of the host, where the
     ///   host could never become idle. Cancellation is not an error: it returns.
@@ -77,18 +77,14 @@ public final class HostLiveness: Sendable {
     }
 
     /// Waits until the host has handled every request queued: `true`; or until the calling task is
-    /// cancelled: `false`. `waitUntilIdle()` does not end on cancellation, so it waits in a task of its own.
+    /// cancelled: `false`.
     private func hostBecameIdle() async throws(LifecycleError) -> Bool {
-        let idle = OneShot<Result<Bool, LifecycleError>>()
-        let host = self.host
-        Task {
-            do throws(LifecycleError) {
-                try await host.waitUntilIdle()
-                idle.settle(.success(true))
-            } catch {
-                idle.settle(.failure(error))
-            }
+        do {
+            try await host.waitUntilIdle()
+        } catch {
+            guard error.code == .cancelled else { throw error }
+            return false
         }
-        return try await idle.value(orOnCancel: { .success(false) }).get()
+        return true
     }
 }

@@ -294,11 +294,14 @@ public actor ApplicationHost {
     ///
     /// Under a constant stream of new requests it waits until the stream pauses.
     ///
-    /// - Throws: ``LifecycleError/Code/reentrantCall`` inside a hook of this host, where it would wait for
-    ///   itself.
+    /// - Throws: ``LifecycleError/Code/cancelled`` if the waiting task is cancelled first;
+    ///   ``LifecycleError/Code/reentrantCall`` inside a hook of this host, where it would wait for itself.
     public nonisolated func waitUntilIdle(file: String = #fileID, line: Int = #line) async throws(LifecycleError) {
-        try checkNotReentrant(HostRequest(.idle), file: file, line: line)
-        await mailbox.waitUntilIdle()
+        let request = HostRequest(.idle)
+        try checkNotReentrant(request, file: file, line: line)
+        guard await mailbox.waitUntilIdle() else {
+            throw LifecycleError(code: .cancelled, request: request, state: state, file: file, line: line)
+        }
     }
 
     /// Returns once every participant has finished launching, warm-up included.

@@ -23,7 +23,7 @@ package final class HostMailbox: Sendable {
         var wasAttached = false
         weak var host: ApplicationHost?
         var runningJob: JobToken?
-        var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        var idleWaiters: [Int: CheckedContinuation<Bool, Never>] = [:]
         /// Tasks waiting for the state `terminated`, by ticket so a cancelled one can leave.
         var terminationWaiters: [Int: CheckedContinuation<Bool, Never>] = [:]
         var nextTicket = 0
@@ -97,14 +97,14 @@ package final class HostMailbox: Sendable {
     /// The next job and the token that marks it, or `nil` after marking the mailbox idle and waking every
     /// ``waitUntilIdle()`` caller. Called only by the drain task.
     func next() -> (job: Job, token: JobToken)? {
-        let (next, waiters): ((Job, JobToken)?, [CheckedContinuation<Void, Never>]) = storage.withLock { storage in
+        let (next, waiters): ((Job, JobToken)?, [CheckedContinuation<Bool, Never>]) = storage.withLock { storage in
             guard storage.pendingCount > 0, let job = storage.jobs[storage.head] else {
                 storage.jobs.removeAll(keepingCapacity: true)
                 storage.head = 0
                 storage.isDraining = false
                 storage.runningJob = nil
                 defer { storage.idleWaiters.removeAll() }
-                return (nil, storage.idleWaiters)
+                return (nil, Array(storage.idleWaiters.values))
             }
             storage.jobs[storage.head] = nil
             storage.head += 1
@@ -116,7 +116,7 @@ package final class HostMailbox: Sendable {
             storage.runningJob = token
             return ((job, token), [])
         }
-        for waiter in waiters { waiter.resume() }
+        for waiter in waiters { waiter.resume(returning: true) }
         return next
     }
 
@@ -125,16 +125,10 @@ package final class HostMailbox: Sendable {
         storage.withLock { $0.runningJob === token }
     }
 
-    /// Returns once the mailbox has nothing left to run, including jobs queued while waiting.
-    func waitUntilIdle() async {
-        await withCheckedContinuation { continuation in
-            let idle: Bool = storage.withLock { storage in
-                guard storage.isDraining || storage.pendingCount > 0 else { return true }
-                storage.idleWaiters.append(continuation)
-                return false
-            }
-            if idle { continuation.resume() }
-        }
+    /// Returns `true` once the mailbox has nothing left to run, including jobs queued while waiting, or
+    /// `false` if the waiting task is cancelled first.
+    func waitUntilIdle() async -> Bool {
+        await wait(in: \.idleWaiters) { !$0.isDraining && $0.pendingCount == 0 }
     }
 
     var state: ApplicationState {
@@ -163,6 +157,15 @@ package final class HostMailbox: Sendable {
 
     /// Returns `true` once the state is `terminated`, or `false` if the waiting task is cancelled first.
     func waitUntilTerminated() async -> Bool {
+        await wait(in: \.terminationWaiters) { $0.state == .terminated }
+    }
+
+    /// Returns `true` at once if `holds` holds, else waits in `waiters` until resumed with `true`, or until
+    /// the waiting task is cancelled: `false`.
+    private func wait(
+        in waiters: WritableKeyPath<Storage, [Int: CheckedContinuation<Bool, Never>]> & Sendable,
+        until holds: @escaping @Sendable (Storage) -> Bool
+    ) async -> Bool {
         let ticket = storage.withLock { storage in
             defer { storage.nextTicket += 1 }
             return storage.nextTicket
@@ -170,15 +173,15 @@ package final class HostMailbox: Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
                 let now: Bool? = storage.withLock { storage in
-                    if storage.state == .terminated { return true }
+                    if holds(storage) { return true }
                     if Task.isCancelled { return false }
-                    storage.terminationWaiters[ticket] = continuation
+                    storage[keyPath: waiters][ticket] = continuation
                     return nil
                 }
                 if let now { continuation.resume(returning: now) }
             }
         } onCancel: {
-            storage.withLock { $0.terminationWaiters.removeValue(forKey: ticket) }?.resume(returning: false)
+            storage.withLock { $0[keyPath: waiters].removeValue(forKey: ticket) }?.resume(returning: false)
         }
     }
 
