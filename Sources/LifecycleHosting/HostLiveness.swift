@@ -2,6 +2,8 @@ public import LifecycleCore
 
 /// A liveness probe: whether the host still handles what it is asked, or is stuck in a hook.
 ///
+/// It measures time on the host's configured clock (`ApplicationHost.Configuration.clock`).
+///
 /// ``run(onResponsive:)`` checks the host every ``interval``: it waits until the host has handled every
 /// request queued (`waitUntilIdle()`), then records the time. ``isAlive`` is `false` once that time is
 /// older than ``tolerance``, twice the interval by default: the moment a systemd watchdog of
@@ -28,9 +30,10 @@ public final class HostLiveness: Sendable {
     /// How long the host may go unseen before ``isAlive`` is `false`.
     public let tolerance: Duration
 
-    private let clock = ContinuousClock()
+    /// The host's clock: its configured one, so a test's `VirtualClock` drives the probe.
+    private let clock: HostClock
     /// When the host was last seen responsive, or when the probe started running; `nil` before it did.
-    private let lastSeen: Locked<ContinuousClock.Instant?>
+    private let lastSeen: Locked<HostClock.Instant?>
 
     /// A probe of `host` that checks it every `interval`, and fails when it was last seen responsive more
     /// than `tolerance` ago: twice the interval by default.
@@ -38,6 +41,7 @@ public final class HostLiveness: Sendable {
         self.host = host
         self.interval = interval
         self.tolerance = tolerance ?? interval * 2
+        clock = host.context.watchdog.clock
         lastSeen = Locked(nil)
     }
 
@@ -50,7 +54,7 @@ public final class HostLiveness: Sendable {
 
     /// How long ago the host was last seen responsive: by the last check that completed, or, before the
     /// first one, since ``run(onResponsive:)`` started. `nil` before it started.
-    public var sinceResponsive: Duration? { lastSeen.withLock { $0 }.map { clock.now - $0 } }
+    public var sinceResponsive: Duration? { lastSeen.withLock { $0 }.map { $0.duration(to: clock.now) } }
 
     /// Checks the host every ``interval`` until the calling task is cancelled: waits `interval`, waits until
     /// the host is idle, records the time and calls `onResponsive`; then again. The first check comes one
@@ -66,7 +70,7 @@ public final class HostLiveness: Sendable {
         lastSeen.withLock { $0 = clock.now }
         while true {
             do {
-                try await Task.sleep(for: interval)
+                try await clock.sleep(for: interval)
             } catch {
                 return  // cancelled
             }

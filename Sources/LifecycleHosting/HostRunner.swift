@@ -316,9 +316,9 @@ extension HostRunner {
     struct RunState {
         /// Ends the run at ``Configuration/shutdownLimit`` after the terminating signal: a deadline on the
         /// host's watchdog.
-        var shutdownTimer: Watchdog<HostClock>.Token?
+        var shutdownTimer: HostWatchdog.Token?
         /// Starts termination once ``Configuration/drainDelay`` has passed after draining began.
-        var drain: Watchdog<HostClock>.Token?
+        var drain: HostWatchdog.Token?
         var launched = false
         var terminating = false
         var hostTerminated = false

@@ -34,7 +34,7 @@ public final class MessageBus: Sendable {
     }
 
     /// The host's watchdog, which times listeners; the continuous clock's before the host installs.
-    var watchdog: Watchdog<HostClock> { installation.withLock { $0?.context.watchdog } ?? .standalone }
+    var watchdog: HostWatchdog { installation.withLock { $0?.context.watchdog } ?? .standalone }
 
     /// Lets the installation go, for good: its host is gone. Breaks the cycle bus → installation → the
     /// host's context → its launch options → bus, so the modules and the bus are freed with the host.

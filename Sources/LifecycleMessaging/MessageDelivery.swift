@@ -163,8 +163,7 @@ func withinBudget<R: Sendable>(
     routing: MessageRouting,
     _ operation: @escaping @Sendable () async throws -> R
 ) async throws -> R {
-    let watchdog = routing.context.watchdog
-    switch await watchdog.supervise(until: watchdog.clock.now.advanced(by: budget), operation) {
+    switch await routing.context.watchdog.supervise(within: budget, operation) {
     case .finished(let result, _): return try result.get()
     case .abandoned: throw BudgetExceeded(budget: budget)
     }

@@ -26,12 +26,12 @@ public final class MessageListener<M: Message>: AsyncSequence, Sendable, AnyMess
         var waiters: [CheckedContinuation<M?, Never>] = []
         var finished = false
         /// The deadline of its time, on the host's watchdog.
-        var timer: Watchdog<HostClock>.Token?
+        var timer: HostWatchdog.Token?
     }
 
     private let state = Mutex(State())
     private let bus: MessageBus
-    private let watchdog: Watchdog<HostClock>
+    private let watchdog: HostWatchdog
 
     init(bus: MessageBus, duration: Duration?) {
         self.bus = bus
@@ -58,7 +58,7 @@ public final class MessageListener<M: Message>: AsyncSequence, Sendable, AnyMess
 
     /// Ends the listener: once this returns, it receives nothing, and its sequence ends for every reader.
     public func cancel() {
-        let timer: Watchdog<HostClock>.Token? = state.withLock { state in
+        let timer: HostWatchdog.Token? = state.withLock { state in
             guard !state.finished else { return nil }
             state.finished = true
             state.buffer.removeAll()

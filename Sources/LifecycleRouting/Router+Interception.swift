@@ -10,7 +10,7 @@ extension Router {
         chain: RouteChainLink?,
         table: Table,
         context: LifecycleContext,
-        watch: StepDeadline<HostClock>?
+        watch: StepDeadline?
     ) async throws(RouteError) {
         let box = DecisionBox()
         let shared = RouteContext(intent: intent, lifecycle: context, router: self, link: chain)
@@ -84,9 +84,11 @@ extension Router {
     func supervised(
         _ intent: RouteIntent,
         context: LifecycleContext,
-        _ body: @escaping @Sendable (StepDeadline<HostClock>) async throws(RouteError) -> Void
+        _ body: @escaping @Sendable (StepDeadline) async throws(RouteError) -> Void
     ) async throws(RouteError) {
-        let (outcome, overrun) = await context.watchdog.supervise { steps in try await body(steps) }
+        let (outcome, overrun) = await context.watchdog.supervise { (steps: StepDeadline) async throws in
+            try await body(steps)
+        }
         switch outcome {
         case .finished(.success, _):
             return

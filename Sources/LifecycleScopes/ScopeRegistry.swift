@@ -44,7 +44,7 @@ public final class ScopeRegistry: Sendable {
         var context: LifecycleContext?
         /// The host's watchdog, which times the ends of scopes with a budget; the continuous clock's until
         /// the host installs its modules.
-        var watchdog: Watchdog<HostClock> = .standalone
+        var watchdog: HostWatchdog = .standalone
     }
 
     private let state = Locked(State())
@@ -72,7 +72,7 @@ public final class ScopeRegistry: Sendable {
     }
 
     /// The host's watchdog, on the host's clock: it takes over an end that runs past its budget.
-    var watchdog: Watchdog<HostClock> { state.withLock { $0.watchdog } }
+    var watchdog: HostWatchdog { state.withLock { $0.watchdog } }
 
     /// The context of the host whose scopes these are, from when it installs its modules until it is gone:
     /// for targets built on scopes (scoped services find the host's service registry in its launch options).

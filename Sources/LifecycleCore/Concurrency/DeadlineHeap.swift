@@ -10,6 +10,9 @@ struct DeadlineHeap<Instant: Comparable> {
         a.due != b.due ? a.due < b.due : a.token < b.token
     }
 
+    /// Empties the heap, keeping its storage for the next entries.
+    mutating func removeAll() { entries.removeAll(keepingCapacity: true) }
+
     mutating func insert(_ due: Instant, _ token: UInt64) {
         entries.append((due, token))
         siftUp(entries.count - 1)

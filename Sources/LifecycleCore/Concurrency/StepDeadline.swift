@@ -1,11 +1,14 @@
 /// The deadline of a supervised operation made of steps with budgets of their own, such as an interceptor
 /// chain: each step sets the deadline when it begins and clears it when it ends
-/// (``Watchdog/supervise(steps:_:)``).
+/// (``HostWatchdog/supervise(steps:)``). On the host's clock: it is not generic, so the router's calls of
+/// it, once per interceptor, are direct.
 ///
 /// The watchdog is armed when the first step begins and reads the step in progress when it is due: a step
 /// past its deadline starts the escalation; otherwise it is looked at again at that step's deadline. With
 /// no step in progress, nothing is watched until the next one begins.
-package final class StepDeadline<C: Clock>: Sendable where C.Duration == Duration {
+package final class StepDeadline: DeadlineTarget, Sendable {
+    package typealias C = HostClock
+
     /// A step: what it is called, and how long it may take.
     package struct Step: Sendable, Equatable {
         package let name: String
@@ -29,10 +32,10 @@ package final class StepDeadline<C: Clock>: Sendable where C.Duration == Duratio
     }
 
     private let watchdog: Watchdog<C>
-    private let run: any StepEscalating<C>
+    private let run: any StepEscalating
     private let state = Locked(State())
 
-    init(watchdog: Watchdog<C>, run: some StepEscalating<C>) {
+    init(watchdog: Watchdog<C>, run: some StepEscalating) {
         self.watchdog = watchdog
         self.run = run
     }
@@ -51,7 +54,7 @@ package final class StepDeadline<C: Clock>: Sendable where C.Duration == Duratio
         }
         if let replaced { watchdog.disarm(replaced) }
         guard let generation = arm else { return }
-        let token = watchdog.arm(at: deadline) { [weak self] now in self?.check(generation, at: now) }
+        let token = watchdog.arm(at: deadline, self, tag: generation)
         let stale: Bool = state.withLock { state in
             guard !state.finished, state.armed?.generation == generation else { return true }
             state.token = token
@@ -90,7 +93,7 @@ package final class StepDeadline<C: Clock>: Sendable where C.Duration == Duratio
     }
 
     /// The watchdog's look, when the entry of `generation` is due.
-    private func check(_ generation: Int, at now: C.Instant) -> C.Instant? {
+    package func deadlinePassed(_ generation: Int, at now: C.Instant) -> C.Instant? {
         if run.isEscalating { return run.escalate(at: now) }
         let look: Look = state.withLock { state in
             guard !state.finished, state.armed?.generation == generation else { return .stop }  // replaced
@@ -116,10 +119,9 @@ package final class StepDeadline<C: Clock>: Sendable where C.Duration == Duratio
 }
 
 /// What a ``StepDeadline`` escalates: its supervised run.
-protocol StepEscalating<C>: Sendable {
-    associatedtype C: Clock
+protocol StepEscalating: Sendable {
     var isEscalating: Bool { get }
-    func escalate(at now: C.Instant) -> C.Instant?
+    func escalate(at now: HostClock.Instant) -> HostClock.Instant?
 }
 
-extension SupervisedRun: StepEscalating {}
+extension SupervisedRun: StepEscalating where C == HostClock {}

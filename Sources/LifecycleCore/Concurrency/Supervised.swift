@@ -64,33 +64,16 @@ extension Watchdog {
     ) async -> Supervised<R> {
         let run = SupervisedRun<C, R>(escalation)
         run.start(operation)
-        let token = deadline.map { deadline in arm(at: deadline) { now in run.escalate(at: now) } }
+        let token = deadline.map { deadline in arm(at: deadline, run) }
         let outcome = await run.outcome()
         if let token { disarm(token) }
         return outcome
     }
-
-    /// Runs `operation`, made of steps that each have a budget of their own (an interceptor chain), as
-    /// ``supervise(until:escalation:_:)`` runs one with a deadline: the deadline is the one of the step in
-    /// progress, which `operation` marks with the ``StepDeadline`` it is given. The watchdog is armed when
-    /// the first step begins, and reads the step in progress when it is due, not each time one begins.
-    ///
-    /// - Returns: How it ended, and the step that ran past its deadline, if one did.
-    package func supervise<R: Sendable>(
-        steps escalation: Escalation = .abandonAtDeadline,
-        _ operation: @escaping @Sendable (StepDeadline<C>) async throws -> R
-    ) async -> (outcome: Supervised<R>, overrun: StepDeadline<C>.Step?) {
-        let run = SupervisedRun<C, R>(escalation)
-        let steps = StepDeadline(watchdog: self, run: run)
-        run.start { try await operation(steps) }
-        let outcome = await run.outcome()
-        steps.finish()
-        return (outcome, steps.overrun)
-    }
 }
 
-/// One supervised operation: its task, its reply, and how far its escalation went.
-final class SupervisedRun<C: Clock, R: Sendable>: Sendable where C.Duration == Duration {
+/// One supervised operation: its task, its reply, and how far its escalation went. Its own deadline's
+/// target on the watchdog.
+final class SupervisedRun<C: Clock, R: Sendable>: DeadlineTarget, Sendable where C.Duration == Duration {
     private struct State {
         var step = Escalation.Step.none
         var task: Task<Void, Never>?
@@ -143,6 +126,8 @@ final class SupervisedRun<C: Clock, R: Sendable>: Sendable where C.Duration == D
             return nil
         }
     }
+
+    func deadlinePassed(_ tag: Int, at now: C.Instant) -> C.Instant? { escalate(at: now) }
 
     /// Waits for the outcome; cancelling the waiting task cancels the operation.
     func outcome() async -> Supervised<R> {

@@ -31,24 +31,19 @@ public struct LifecycleContext: Sendable {
     /// The host's watchdog, on its configured clock: every time limit of what is built on the host
     /// (a message's budget, an interceptor's, a scope's end) is watched here, so a test's `VirtualClock`
     /// moves them all. A context that belongs to no host watches on the continuous clock.
-    package let watchdog: Watchdog<HostClock>
+    package let watchdog: HostWatchdog
 
     package init(
         launchOptions: LaunchOptions,
         mailbox: HostMailbox,
         observer: DeliveryObserver? = nil,
-        watchdog: Watchdog<HostClock>
+        watchdog: HostWatchdog
     ) {
         self.launchOptions = launchOptions
         self.events = EventEmitter(mailbox: mailbox)
         self.observer = observer
         self.watchdog = watchdog
     }
-}
-
-extension Watchdog<HostClock> {
-    /// The watchdog of contexts that belong to no host, on the continuous clock.
-    package static let standalone = Watchdog(clock: HostClock(ClockFunctions(ContinuousClock())))
 }
 
 /// Queues requests on an ``ApplicationHost`` without waiting for them: the way to emit an event from

@@ -61,7 +61,7 @@ public actor ApplicationHost {
     /// The configured clock, opened once.
     nonisolated let time: ClockFunctions
     /// Watches every time limit of the host and of what is built on it, on the configured clock.
-    nonisolated var watchdog: Watchdog<HostClock> { context.watchdog }
+    nonisolated var watchdog: Watchdog<HostClock> { context.watchdog.base }
     /// ``Configuration/instruments``, read once.
     nonisolated let instruments: [any LifecycleInstrument]
     /// What the instruments captured in the task that asked for the request in progress, one per
@@ -126,7 +126,7 @@ public actor ApplicationHost {
                 }
             }
         // The context carries the observer, so what is built on the host (messages) reports to the journal.
-        let watchdog = Watchdog(clock: HostClock(time))
+        let watchdog = HostWatchdog(clock: HostClock(time))
         let context = LifecycleContext(
             launchOptions: launchOptions,
             mailbox: mailbox,

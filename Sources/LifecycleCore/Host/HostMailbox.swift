@@ -163,7 +163,7 @@ package final class HostMailbox: Sendable {
     /// Returns `true` at once if `holds` holds, else waits in `waiters` until resumed with `true`, or until
     /// the waiting task is cancelled: `false`.
     private func wait(
-        in waiters: WritableKeyPath<Storage, [Int: CheckedContinuation<Bool, Never>]> & Sendable,
+        in waiters: any WritableKeyPath<Storage, [Int: CheckedContinuation<Bool, Never>]> & Sendable,
         until holds: @escaping @Sendable (Storage) -> Bool
     ) async -> Bool {
         let ticket = storage.withLock { storage in

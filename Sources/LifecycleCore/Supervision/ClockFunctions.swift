@@ -12,10 +12,13 @@ package struct ClockFunctions: Sendable {
     package let sleep: @Sendable (_ until: Duration) async throws -> Void
     /// The instant wall-clock times are measured from.
     package let wallOrigin: ContinuousClock.Instant
+    /// Whether the configured clock is the continuous clock, which runs in real time.
+    package let isContinuous: Bool
 
     package init<C: Clock>(_ clock: C) where C.Duration == Duration {
         let wallOrigin = ContinuousClock.now
         self.wallOrigin = wallOrigin
+        isContinuous = clock is ContinuousClock
         if let continuous = clock as? ContinuousClock {
             // Concrete code for the default clock: no generic instant arithmetic per reading.
             now = { wallOrigin.duration(to: .now) }

@@ -102,7 +102,7 @@ extension WarmUpControl {
             wallStarts[position] = wall
             runnerOf[position] = runner
             guard let budget else { return }
-            starts.deadlines.append((position, now + budget))
+            starts.addDeadline(position, due: now + budget)
         }
 
         /// Takes the hook at `position` out of flight's deadline, to disarm.
@@ -157,7 +157,13 @@ extension WarmUpControl {
         /// Idle runners to let go: the stage is over.
         var released: [RunnerWaiter] = []
         /// Deadlines to arm on the host's watchdog: the hooks started with a budget, and when each is due.
-        var deadlines: [(position: Int, due: Duration)] = []
+        /// The first apart: most steps start one hook, and an array would cost an allocation each time.
+        var deadline: (position: Int, due: Duration)?
+        var moreDeadlines: [(position: Int, due: Duration)] = []
+
+        mutating func addDeadline(_ position: Int, due: Duration) {
+            if deadline == nil { deadline = (position, due) } else { moreDeadlines.append((position, due)) }
+        }
     }
 
     /// An idle runner, waiting for a hook to run, or `nil` to end. A class, so the state holds a plain

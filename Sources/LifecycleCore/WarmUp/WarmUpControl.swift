@@ -14,7 +14,7 @@
 /// The stage can also be stopped from outside (terminate, rollback): stopping cancels every hook in
 /// flight and disarms their deadlines; nothing starts afterwards, and a hook that returns is not reported. A hook
 /// whose return was taken before the stop is reported; the stage ends once those reports are done.
-final class WarmUpControl: Sendable {
+final class WarmUpControl: DeadlineTarget, Sendable {
     typealias Call = @Sendable () async throws -> Void
 
     /// A hook the watchdog abandoned, for the stage to handle.
@@ -113,7 +113,8 @@ final class WarmUpControl: Sendable {
 
     /// Starts the hooks, lets the runners go and arms the deadlines, as `starts` asks.
     private func launch(_ starts: Starts) {
-        arm(starts.deadlines)
+        if let deadline = starts.deadline { arm(deadline.position, due: deadline.due) }
+        for deadline in starts.moreDeadlines { arm(deadline.position, due: deadline.due) }
         var spawned: [(runner: Int, task: Task<Void, Never>)] = []
         for run in starts.runs {
             switch run {
@@ -137,20 +138,16 @@ final class WarmUpControl: Sendable {
         }
     }
 
-    /// Arms each hook's deadline on the host's watchdog, unless the hook is no longer in flight by then.
-    private func arm(_ deadlines: [(position: Int, due: Duration)]) {
-        for (position, due) in deadlines {
-            let token = watchdog.arm(at: HostClock.Instant(offset: due)) { [weak self] now in
-                self?.expire(position, at: now.offset)
-                return nil
-            }
-            let armed = state.withLock { state in
-                guard state.running[position], !state.stopped else { return false }
-                state.watches[position] = token
-                return true
-            }
-            if !armed { watchdog.disarm(token) }
+    /// Arms the deadline of the hook at `position` on the host's watchdog, unless the hook is no longer in
+    /// flight by then.
+    private func arm(_ position: Int, due: Duration) {
+        let token = watchdog.arm(at: HostClock.Instant(offset: due), self, tag: position)
+        let armed = state.withLock { state in
+            guard state.running[position], !state.stopped else { return false }
+            state.watches[position] = token
+            return true
         }
+        if !armed { watchdog.disarm(token) }
     }
 
     // MARK: Running
@@ -322,6 +319,11 @@ final class WarmUpControl: Sendable {
 
     /// The host's watchdog found the hook at `position` past its deadline at `now`: abandons it if it is
     /// still in flight (cancelling its runner), and hands it to the stage.
+    func deadlinePassed(_ position: Int, at now: HostClock.Instant) -> HostClock.Instant? {
+        expire(position, at: now.offset)
+        return nil
+    }
+
     private func expire(_ position: Int, at now: Duration) {
         let (runner, stage): (Task<Void, Never>?, Waiter?) = state.withLock { state in
             guard !state.stopped, state.running[position] else { return (nil, nil) }
