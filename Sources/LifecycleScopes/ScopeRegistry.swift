@@ -50,6 +50,8 @@ public final class ScopeRegistry: Sendable {
     private let state = Locked(State())
     /// The scopes in flight.
     private let table = ScopeTable()
+    /// The ends in progress under a budget, on the host's watchdog.
+    let endWatch = ScopeEndWatch()
 
     init(endBudget: Duration?) {
         self.endBudget = endBudget

@@ -210,15 +210,11 @@ extension Scope {
         // On the host's watchdog: past the budget, the end is taken over in a task of its own, so one stuck end
         // never delays another, and the task ending the scope finds its remaining steps claimed.
         let watchdog = endBudget == nil ? nil : registry.watchdog
-        let watch = endBudget.flatMap { budget in
-            watchdog?.arm(after: budget) { [self] _ in
-                Task.detached { await self.takeOverEnd() }
-                return nil
-            }
+        let watch = endBudget.flatMap { budget in watchdog.map { registry.endWatch.watch(self, budget: budget, on: $0) }
         }
         var run = DeliveryRun(.deactivate, claims: .original, observer: observer)
         await deliverEnd(ending, run: &run)
-        if let watch { watchdog?.disarm(watch) }
+        if let watch, let watchdog { registry.endWatch.unwatch(self, watch, on: watchdog) }
         record(run.failures)
         guard !run.lostClaim, finishSteps(run.step) else {
             let (event, action) = step(run.step - 1, of: ending)

@@ -3,6 +3,12 @@ import LifecycleCore
 /// A clock whose time moves only when a test advances it, so tests of time limits run instantly and
 /// deterministically.
 ///
+/// Given to a host as `Configuration.clock`, it times every limit of the host and of what is built on it:
+/// hook budgets and the terminate deadline, message budgets, interceptor budgets, scope end budgets,
+/// listeners' lifetimes, `HostRunner`'s drain delay and shutdown limit, and `HostLiveness`'s interval. They
+/// are all deadlines on the host's one watchdog, which sleeps on this clock only while something is armed:
+/// ``waitForSleepers(_:)`` returns once what the test started is being watched.
+///
 /// ```swift
 /// let clock = VirtualClock()
 /// let host = try ApplicationHost(manifest: manifest, configuration: .init(clock: clock, hookBudget: .seconds(1)))

@@ -120,7 +120,7 @@ package final class Watchdog<C: Clock>: Sendable where C.Duration == Duration {
     /// Watches `deadline`: `target` is told, with `tag`, once it has passed, unless ``disarm(_:)`` comes
     /// first. Allocates nothing.
     @discardableResult
-    package func arm(at deadline: C.Instant, _ target: some DeadlineTarget<C.Instant>, tag: Int = 0) -> Token {
+    package func arm(at deadline: C.Instant, _ target: any DeadlineTarget<C.Instant>, tag: Int = 0) -> Token {
         arm(deadline, .target(target, tag))
     }
 

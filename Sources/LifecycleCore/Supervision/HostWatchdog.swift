@@ -31,6 +31,12 @@ package struct HostWatchdog: Sendable {
         base.arm(after: duration, passed)
     }
 
+    /// See ``Watchdog/arm(at:_:tag:)``: allocates nothing.
+    @discardableResult
+    package func arm(after duration: Duration, _ target: any DeadlineTarget<HostClock.Instant>, tag: Int) -> Token {
+        base.arm(at: base.clock.now.advanced(by: duration), target, tag: tag)
+    }
+
     /// See ``Watchdog/disarm(_:)``.
     package func disarm(_ token: Token) { base.disarm(token) }
 
