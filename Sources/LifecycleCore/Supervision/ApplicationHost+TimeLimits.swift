@@ -100,7 +100,7 @@ extension ApplicationHost {
         // A hook's budget is looked up when the watchdog needs it: about once per event, not once per hook.
         let budgets = Budgets(plan: plan, event: event, fallback: fallback, dispatcher: dispatcher)
         // No hook can run past its budget sooner than this after it starts.
-        let shortest = [fallback, shortestOwn].compactMap { $0 }.min()
+        let shortest = earliest(fallback, shortestOwn)
         let inScope: (Participant) -> Bool = { participant in
             if case .only(let allowed) = scope { return allowed.contains(participant.id) }
             return true
@@ -270,7 +270,7 @@ extension ApplicationHost {
     ) -> (@Sendable (_ start: Duration) -> Watchdog<HostClock>.Token?)? {
         guard deadline != nil || shortest != nil else { return nil }
         return { start in
-            let first = [deadline, shortest.map { start + $0 }].compactMap { $0 }.min() ?? start
+            let first = earliest(deadline, shortest.map { start + $0 }) ?? start
             return watchdog.arm(at: HostClock.Instant(offset: first)) { now in
                 check(shared, at: now.offset, budgets: budgets, shortest: shortest, deadline: deadline, ending: ending)
                     .map(HostClock.Instant.init(offset:))
@@ -298,7 +298,7 @@ extension ApplicationHost {
             )
             return nil
         }
-        var next = [deadline, shortest.map { now + $0 }].compactMap { $0 }.min()
+        var next = earliest(deadline, shortest.map { now + $0 })
         if let current = shared.current, let budget = budgets[current.position] {
             let due = current.start + budget
             guard now >= due else { return min(next ?? due, due) }
@@ -318,6 +318,13 @@ extension ApplicationHost {
         return next
     }
 
+}
+
+/// The earlier of two times, either of which may be missing: without an array, on the path of every event.
+private func earliest(_ a: Duration?, _ b: Duration?) -> Duration? {
+    guard let a else { return b }
+    guard let b else { return a }
+    return min(a, b)
 }
 
 /// The time budget of each hook of one delivery, looked up when needed: the watchdog needs one or two per
