@@ -91,7 +91,8 @@ extension EventSources {
         return lines
     }
 
-    /// `return await implementers.<event>.fanOut(…)`, with the call of the hook for each form.
+    /// `return await implementers.<event>.fanOut(…)`, with the call of the hook for each form: through the
+    /// deprecated synchronous protocol, as a synchronous function, and awaited.
     private static func fanOut(
         _ event: EventDefinition,
         of value: String,
@@ -107,21 +108,29 @@ extension EventSources {
             "\(indent)    supervisor: supervisor,",
         ]
         let call = event.hookCall(on: "$0")
-        if !event.hasSyncForm {
-            lines.append("\(indent)    sync: Never.noSyncHook,")
-        } else if event.answers {
-            lines.append("\(indent)    sync: { try \(call) },")
-        } else {
-            lines += [
-                "\(indent)    sync: {",
-                "\(indent)        try \(call)",
-                "\(indent)        return false",
-                "\(indent)    },",
-            ]
-        }
+        lines += syncCall(event.syncProtocol == nil ? nil : call, label: "sync", answers: event.answers, indent: indent)
+        lines += syncCall(
+            event.hasSyncForm ? event.functionCall(on: "$0") : nil,
+            label: "function",
+            answers: event.answers,
+            indent: indent
+        )
         lines += ["\(indent)    async: {", "\(indent)        try await \(call)"]
         if !event.answers { lines.append("\(indent)        return false") }
         lines += ["\(indent)    }", "\(indent))"]
         return lines
+    }
+
+    /// The argument `label: { try <call> }` of a fan-out, returning `false` for an event without a result, or
+    /// `Never.noSyncHook` when there is no such hook to call.
+    private static func syncCall(_ call: String?, label: String, answers: Bool, indent: String) -> [String] {
+        guard let call else { return ["\(indent)    \(label): Never.noSyncHook,"] }
+        if answers { return ["\(indent)    \(label): { try \(call) },"] }
+        return [
+            "\(indent)    \(label): {",
+            "\(indent)        try \(call)",
+            "\(indent)        return false",
+            "\(indent)    },",
+        ]
     }
 }

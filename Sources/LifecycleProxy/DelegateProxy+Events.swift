@@ -11,18 +11,45 @@ package import LifecycleCore
 /// The implementers of every built-in event, in delivery order: one ``Implementers`` list per event, built
 /// once from the participants' hooks in the event's direction.
 struct BuiltinImplementers: Sendable {
-    let willFinishLaunching: Implementers<any WillFinishLaunching, any SyncWillFinishLaunching>
-    let setup: Implementers<any SetupStage, any SyncSetupStage>
-    let initialize: Implementers<any InitializeStage, any SyncInitializeStage>
-    let warmUp: Implementers<any WarmUpStage, Never>
-    let didFinishLaunching: Implementers<any DidFinishLaunching, any SyncDidFinishLaunching>
-    let willEnterForeground: Implementers<any WillEnterForeground, any SyncWillEnterForeground>
-    let didBecomeActive: Implementers<any DidBecomeActive, any SyncDidBecomeActive>
-    let willResignActive: Implementers<any WillResignActive, any SyncWillResignActive>
-    let didEnterBackground: Implementers<any DidEnterBackground, any SyncDidEnterBackground>
-    let willTerminate: Implementers<any WillTerminate, any SyncWillTerminate>
-    let didReceiveMemoryWarning: Implementers<any DidReceiveMemoryWarning, any SyncDidReceiveMemoryWarning>
-    let openURL: Implementers<any OpenURL, any SyncOpenURL>
+    let willFinishLaunching:
+        Implementers<
+            any WillFinishLaunching, any _SyncWillFinishLaunching, @Sendable (LifecycleContext) throws -> Bool
+        >
+    let setup: Implementers<any SetupStage, any _SyncSetupStage, @Sendable (LifecycleContext) throws -> Void>
+    let initialize:
+        Implementers<
+            any InitializeStage, any _SyncInitializeStage, @Sendable (LifecycleContext) throws -> Void
+        >
+    let warmUp: Implementers<any WarmUpStage, Never, Never>
+    let didFinishLaunching:
+        Implementers<
+            any DidFinishLaunching, any _SyncDidFinishLaunching, @Sendable (LifecycleContext) throws -> Bool
+        >
+    let willEnterForeground:
+        Implementers<
+            any WillEnterForeground, any _SyncWillEnterForeground, @Sendable (LifecycleContext) throws -> Void
+        >
+    let didBecomeActive:
+        Implementers<
+            any DidBecomeActive, any _SyncDidBecomeActive, @Sendable (LifecycleContext) throws -> Void
+        >
+    let willResignActive:
+        Implementers<
+            any WillResignActive, any _SyncWillResignActive, @Sendable (LifecycleContext) throws -> Void
+        >
+    let didEnterBackground:
+        Implementers<
+            any DidEnterBackground, any _SyncDidEnterBackground, @Sendable (LifecycleContext) throws -> Void
+        >
+    let willTerminate:
+        Implementers<
+            any WillTerminate, any _SyncWillTerminate, @Sendable (LifecycleContext) throws -> Void
+        >
+    let didReceiveMemoryWarning:
+        Implementers<
+            any DidReceiveMemoryWarning, any _SyncDidReceiveMemoryWarning, @Sendable (LifecycleContext) throws -> Void
+        >
+    let openURL: Implementers<any OpenURL, any _SyncOpenURL, @Sendable (URL, LifecycleContext) throws -> Bool>
 
     /// The hooks gathered in `lists`, ordered for delivery; `participants` holds every participant, by the
     /// positions the lists record.
@@ -81,6 +108,7 @@ extension DelegateProxy {
                 from: start,
                 supervisor: supervisor,
                 sync: { try $0.willFinishLaunching(context) },
+                function: { try $0(context) },
                 async: {
                     try await $0.willFinishLaunching(context)
                 }
@@ -94,6 +122,10 @@ extension DelegateProxy {
                 supervisor: supervisor,
                 sync: {
                     try $0.setUp(context)
+                    return false
+                },
+                function: {
+                    try $0(context)
                     return false
                 },
                 async: {
@@ -112,6 +144,10 @@ extension DelegateProxy {
                     try $0.initialize(context)
                     return false
                 },
+                function: {
+                    try $0(context)
+                    return false
+                },
                 async: {
                     try await $0.initialize(context)
                     return false
@@ -125,6 +161,7 @@ extension DelegateProxy {
                 from: start,
                 supervisor: supervisor,
                 sync: Never.noSyncHook,
+                function: Never.noSyncHook,
                 async: {
                     try await $0.warmUp(context)
                     return false
@@ -138,6 +175,7 @@ extension DelegateProxy {
                 from: start,
                 supervisor: supervisor,
                 sync: { try $0.didFinishLaunching(context) },
+                function: { try $0(context) },
                 async: {
                     try await $0.didFinishLaunching(context)
                 }
@@ -151,6 +189,10 @@ extension DelegateProxy {
                 supervisor: supervisor,
                 sync: {
                     try $0.willEnterForeground(context)
+                    return false
+                },
+                function: {
+                    try $0(context)
                     return false
                 },
                 async: {
@@ -169,6 +211,10 @@ extension DelegateProxy {
                     try $0.didBecomeActive(context)
                     return false
                 },
+                function: {
+                    try $0(context)
+                    return false
+                },
                 async: {
                     try await $0.didBecomeActive(context)
                     return false
@@ -183,6 +229,10 @@ extension DelegateProxy {
                 supervisor: supervisor,
                 sync: {
                     try $0.willResignActive(context)
+                    return false
+                },
+                function: {
+                    try $0(context)
                     return false
                 },
                 async: {
@@ -201,6 +251,10 @@ extension DelegateProxy {
                     try $0.didEnterBackground(context)
                     return false
                 },
+                function: {
+                    try $0(context)
+                    return false
+                },
                 async: {
                     try await $0.didEnterBackground(context)
                     return false
@@ -217,6 +271,10 @@ extension DelegateProxy {
                     try $0.willTerminate(context)
                     return false
                 },
+                function: {
+                    try $0(context)
+                    return false
+                },
                 async: {
                     try await $0.willTerminate(context)
                     return false
@@ -231,6 +289,10 @@ extension DelegateProxy {
                 supervisor: supervisor,
                 sync: {
                     try $0.didReceiveMemoryWarning(context)
+                    return false
+                },
+                function: {
+                    try $0(context)
                     return false
                 },
                 async: {
@@ -259,6 +321,7 @@ extension DelegateProxy {
             from: start,
             supervisor: supervisor,
             sync: { try $0.open(url, context: context) },
+            function: { try $0(url, context) },
             async: {
                 try await $0.open(url, context: context)
             }

@@ -1,17 +1,18 @@
 import LifecycleCore
 
-/// The participants that implement one event, in delivery order, with their hooks typed by the event's
-/// capability protocols: `SyncHook` for participants that adopted the synchronous form, `Hook` for the
-/// others. Built once; read-only afterwards.
+/// The participants that implement one event, in delivery order, with their hooks typed by form
+/// (``HookForm``): `Hook` for participants awaited through the capability protocol, `SyncHook` for those that
+/// adopted the deprecated synchronous protocol, `Function` for the synchronous functions a generated
+/// manifest registered. Built once; read-only afterwards.
 ///
 /// Delivery order is one list, `participants`; `runs` cuts it into stretches of one form, so a fan-out
 /// walks each stretch as a plain index loop over one hook array, calling synchronous hooks without an
 /// `await`.
-struct Implementers<Hook: Sendable, SyncHook: Sendable>: Sendable {
+struct Implementers<Hook: Sendable, SyncHook: Sendable, Function: Sendable>: Sendable {
     /// Consecutive implementers of one form: delivery positions `positions`, whose hooks start at `base`
-    /// in `syncHooks` or `hooks`.
+    /// in that form's array.
     struct Run: Sendable {
-        let isSync: Bool
+        let form: HookForm
         let positions: Range<Int>
         let base: Int
     }
@@ -20,46 +21,42 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable>: Sendable {
     let participants: [Participant]
     /// The asynchronous implementers' hooks, in delivery order.
     let hooks: [Hook]
-    /// The synchronous implementers' hooks, in delivery order.
+    /// The hooks of the implementers that adopted the deprecated synchronous protocol, in delivery order.
     let syncHooks: [SyncHook]
+    /// The synchronous functions, in delivery order.
+    let functions: [Function]
     /// `participants`, cut into stretches of one form.
     let runs: [Run]
 
     /// The implementers gathered in `list`, in `direction` order; `table` holds every participant, by the
     /// positions the list records.
-    init(_ list: HookList<Hook, SyncHook>, _ table: [Participant], _ direction: DeliveryDirection) {
+    init(_ list: HookList<Hook, SyncHook, Function>, _ table: [Participant], _ direction: DeliveryDirection) {
         let forward = direction == .forward
         let count = list.positions.count
         var participants: [Participant] = []
         participants.reserveCapacity(count)
         var runs: [Run] = []
-        var asyncSeen = 0
-        var syncSeen = 0
+        var seen = [0, 0, 0]  // implementers of each form so far, by raw value
         for step in 0..<count {
             let index = forward ? step : count - 1 - step
             participants.append(table[list.positions[index]])
-            let isSync = list.isSync[index]
-            if let last = runs.last, last.isSync == isSync {
-                runs[runs.count - 1] = Run(
-                    isSync: isSync,
-                    positions: last.positions.lowerBound..<step + 1,
-                    base: last.base
-                )
+            let form = list.forms[index]
+            if let last = runs.last, last.form == form {
+                runs[runs.count - 1] = Run(form: form, positions: last.positions.lowerBound..<step + 1, base: last.base)
             } else {
-                runs.append(Run(isSync: isSync, positions: step..<step + 1, base: isSync ? syncSeen : asyncSeen))
+                runs.append(Run(form: form, positions: step..<step + 1, base: seen[Int(form.rawValue)]))
             }
-            if isSync { syncSeen += 1 } else { asyncSeen += 1 }
+            seen[Int(form.rawValue)] += 1
         }
-        let hooks = forward ? list.hooks : list.hooks.reversed()
-        let syncHooks = forward ? list.syncHooks : list.syncHooks.reversed()
         self.participants = participants
-        self.hooks = hooks
-        self.syncHooks = syncHooks
+        self.hooks = forward ? list.hooks : list.hooks.reversed()
+        self.syncHooks = forward ? list.syncHooks : list.syncHooks.reversed()
+        self.functions = forward ? list.functions : list.functions.reversed()
         self.runs = runs
     }
 
-    /// Calls every implementer in order — `syncCall` for synchronous ones, `call` for the others — and
-    /// OR-combines the answers.
+    /// Calls every implementer in order — `syncCall` for those of the deprecated synchronous protocol,
+    /// `functionCall` for synchronous functions, `call` for the others — and OR-combines the answers.
     @inline(__always)
     func fanOut(
         _ event: LifecycleEvent,
@@ -68,13 +65,24 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable>: Sendable {
         from start: Int = 0,
         supervisor: (any DeliverySupervisor)? = nil,
         sync syncCall: (SyncHook) throws -> Bool,
+        function functionCall: (Function) throws -> Bool,
         async call: (Hook) async throws -> Bool
     ) async -> EventOutcome<Bool> {
         var tally = Tally()
         if case .all = scope, observer == nil, supervisor == nil, start == 0 {
-            await fanOutToAll(event, &tally, sync: syncCall, call)
+            await fanOutToAll(event, &tally, sync: syncCall, function: functionCall, call)
         } else {
-            await fanOutWatched(event, &tally, scope, observer, start, supervisor, sync: syncCall, call)
+            await fanOutWatched(
+                event,
+                &tally,
+                scope,
+                observer,
+                start,
+                supervisor,
+                sync: syncCall,
+                function: functionCall,
+                call
+            )
         }
         let result: Bool
         switch event.resultRule {
@@ -99,14 +107,18 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable>: Sendable {
         _ event: LifecycleEvent,
         _ tally: inout Tally,
         sync syncCall: (SyncHook) throws -> Bool,
+        function functionCall: (Function) throws -> Bool,
         _ call: (Hook) async throws -> Bool
     ) async {
         var combined = false
         var answered = false
         for run in runs {
             let offset = run.base - run.positions.lowerBound
-            if run.isSync {
-                let (runCombined, runAnswered) = callSynchronously(run, event, &tally.failures, syncCall)
+            if run.form.isSync {
+                let (runCombined, runAnswered) =
+                    run.form == .function
+                    ? callSynchronously(run, functions, event, &tally.failures, functionCall)
+                    : callSynchronously(run, syncHooks, event, &tally.failures, syncCall)
                 combined = combined || runCombined
                 answered = answered || runAnswered
             } else {
@@ -127,22 +139,24 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable>: Sendable {
         tally.delivered = participants.count
     }
 
-    /// Calls one run of synchronous hooks, in a synchronous function: there, unlike in an `async` one,
-    /// Swift 6.3 borrows each existential in place instead of copying it out of the array.
+    /// Calls one run of synchronous hooks, `elements` being the array of the run's form, in a synchronous
+    /// function: there, unlike in an `async` one, Swift 6.3 borrows each element in place instead of copying
+    /// it out of the array.
     ///
     /// - Returns: The OR of the answers, and whether any hook answered rather than threw.
     @inline(never)
-    private func callSynchronously(
+    private func callSynchronously<Element>(
         _ run: Run,
+        _ elements: [Element],
         _ event: LifecycleEvent,
         _ failures: inout [HookFailure],
-        _ syncCall: (SyncHook) throws -> Bool
+        _ syncCall: (Element) throws -> Bool
     ) -> (combined: Bool, answered: Bool) {
         var combined = false
         var answered = false
         for index in run.base..<run.base + run.positions.count {
             do {
-                combined = try syncCall(syncHooks[index]) || combined
+                combined = try syncCall(elements[index]) || combined
                 answered = true
             } catch {
                 let participant = participants[run.positions.lowerBound + index - run.base]
@@ -162,6 +176,7 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable>: Sendable {
         _ start: Int,
         _ supervisor: (any DeliverySupervisor)?,
         sync syncCall: (SyncHook) throws -> Bool,
+        function functionCall: (Function) throws -> Bool,
         _ call: (Hook) async throws -> Bool
     ) async {
         walk: for run in runs where run.positions.upperBound > start {
@@ -174,10 +189,10 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable>: Sendable {
                 var answer: Bool?
                 var failure: (any Error)?
                 do {
-                    if run.isSync {
-                        answer = try syncCall(syncHooks[position + offset])
-                    } else {
-                        answer = try await call(hooks[position + offset])
+                    switch run.form {
+                    case .syncProtocol: answer = try syncCall(syncHooks[position + offset])
+                    case .function: answer = try functionCall(functions[position + offset])
+                    case .async: answer = try await call(hooks[position + offset])
                     }
                 } catch {
                     failure = error
@@ -213,6 +228,6 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable>: Sendable {
 }
 
 extension Never {
-    /// The synchronous call of an event that has no synchronous form: there is no hook to call.
+    /// The synchronous call of an event that has no such synchronous form: there is no hook to call.
     static func noSyncHook(_ hook: Never) -> Bool {}
 }

@@ -7,7 +7,8 @@ import Testing
 /// handles events deriving it, with the files it touches counted.
 @Suite("Adding an event")
 struct AddingAnEventTests {
-    /// The test event: a reverse event with a synchronous form, no payload and no result.
+    /// The test event: a reverse event whose hook may be synchronous, with no payload and no result. A new
+    /// event gets no deprecated `Sync…` protocol.
     static let beacon = EventDefinition(
         name: "didReceiveBeacon",
         capability: "DidReceiveBeacon",
@@ -70,8 +71,7 @@ struct AddingAnEventTests {
                 """
             )
         )
-        #expect(hooks.contains("public protocol SyncDidReceiveBeacon: DidReceiveBeacon {"))
-        #expect(hooks.contains("    func didReceiveBeacon(_ context: LifecycleContext) throws\n}"))
+        #expect(!hooks.contains("SyncDidReceiveBeacon"), "a new event has no deprecated synchronous protocol")
 
         let event = Self.generated("Sources/LifecycleCore/Events/LifecycleEvent+Builtin.swift")
         #expect(event.contains("        case didReceiveBeacon\n"))
@@ -82,14 +82,24 @@ struct AddingAnEventTests {
         let moduleHooks = Self.generated("Sources/LifecycleCore/Modules/ModuleHooks+Events.swift")
         #expect(
             moduleHooks.contains(
-                "    package var didReceiveBeacon = HookList<any DidReceiveBeacon, any SyncDidReceiveBeacon>()"
+                "    package var didReceiveBeacon = HookList<any DidReceiveBeacon, Never, @Sendable (LifecycleContext) throws -> Void>()"
             )
         )
         #expect(moduleHooks.contains("    public mutating func didReceiveBeacon(_ hook: any DidReceiveBeacon) {"))
         #expect(
-            moduleHooks.contains("    public mutating func didReceiveBeacon(sync hook: any SyncDidReceiveBeacon) {")
+            moduleHooks.contains(
+                """
+                    public mutating func didReceiveBeacon(
+                        _ participant: some DidReceiveBeacon,
+                        synchronously call: @escaping @Sendable (LifecycleContext) throws -> Void
+                    ) {
+                        builtins.didReceiveBeacon.append(function: call, at: position)
+                    }
+                """
+            )
         )
-        #expect(moduleHooks.contains("            if let sync = participant as? any SyncDidReceiveBeacon {"))
+        #expect(!moduleHooks.contains("didReceiveBeacon(sync hook:"))
+        #expect(moduleHooks.contains("        if let hook = participant as? any DidReceiveBeacon {\n"))
         #expect(moduleHooks.contains("            didReceiveBeacon.shape(\"didReceiveBeacon\", at: position),"))
     }
 
@@ -97,7 +107,9 @@ struct AddingAnEventTests {
     func proxyDerivesTheEvent() {
         let proxy = Self.generated("Sources/LifecycleProxy/DelegateProxy+Events.swift")
         #expect(
-            proxy.contains("    let didReceiveBeacon: Implementers<any DidReceiveBeacon, any SyncDidReceiveBeacon>")
+            proxy.contains(
+                "    let didReceiveBeacon: Implementers<any DidReceiveBeacon, Never, @Sendable (LifecycleContext) throws -> Void>"
+            )
         )
         #expect(
             proxy.contains("        didReceiveBeacon = Implementers(lists.didReceiveBeacon, participants, .reverse)")
@@ -113,8 +125,9 @@ struct AddingAnEventTests {
                                 observer: observer,
                                 from: start,
                                 supervisor: supervisor,
-                                sync: {
-                                    try $0.didReceiveBeacon(context)
+                                sync: Never.noSyncHook,
+                                function: {
+                                    try $0(context)
                                     return false
                                 },
                                 async: {
@@ -130,7 +143,7 @@ struct AddingAnEventTests {
     @Test("The scanner needs only the row: a module adopting the event is listed with its hook")
     func scannerDerivesTheEvent() {
         let source = """
-            struct BeaconModule: LifecycleModule, SyncDidReceiveBeacon {
+            struct BeaconModule: LifecycleModule, DidReceiveBeacon {
                 init(context: LifecycleContext) {}
                 func didReceiveBeacon(_ context: LifecycleContext) {}
             }
@@ -139,9 +152,9 @@ struct AddingAnEventTests {
         let without = manifest(for: source)
         #expect(without.contains("modules.append(DeclaredModule(BeaconModule.self))  // conformances read at run time"))
         #expect(hookCalls(in: without).isEmpty)
-        // With it, the capability table hands the module to the event's ModuleHooks method, synchronously.
+        // With it, the capability table hands the module to the event's ModuleHooks method.
         let with = manifest(for: source, events: CapabilityScan.events(from: EventTable.builtins + [Self.beacon]))
-        #expect(hookCalls(in: with) == ["hooks.didReceiveBeacon(sync: module)"])
+        #expect(hookCalls(in: with) == ["hooks.didReceiveBeacon(module)"])
     }
 
     @Test("An event with a payload and a result gets an entry point named after its hook")
@@ -156,11 +169,16 @@ struct AddingAnEventTests {
         let hooks = files.first { $0.path.hasSuffix("/Hooks.swift") }?.text ?? ""
         let proxy = files.first { $0.path.hasSuffix("/DelegateProxy+Events.swift") }?.text ?? ""
         #expect(hooks.contains("    func ping(_ message: String, context: LifecycleContext) async throws -> Bool\n"))
-        #expect(hooks.contains("    /// ``Ping/ping(_:context:)``, without suspending.\n"))
+        let moduleHooks = files.first { $0.path.hasSuffix("/ModuleHooks+Events.swift") }?.text ?? ""
+        #expect(
+            moduleHooks.contains(
+                "        synchronously call: @escaping @Sendable (String, LifecycleContext) throws -> Bool\n"
+            )
+        )
         #expect(proxy.contains("        case .builtin(.openURL), .builtin(.ping), .custom, .message:\n"))
         #expect(
             proxy.contains("    package func ping(\n        _ message: String,\n        observer: DeliveryObserver?,")
         )
-        #expect(proxy.contains("            sync: { try $0.ping(message, context: context) },\n"))
+        #expect(proxy.contains("            function: { try $0(message, context) },\n"))
     }
 }
