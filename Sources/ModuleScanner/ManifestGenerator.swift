@@ -405,7 +405,7 @@ public struct ManifestGenerator: Sendable {
         }
         var calls: [String] = []
         for event in events {
-            calls += hookCalls(for: event, capabilities, indent: indent + "    ")
+            calls += hookCalls(for: event, capabilities, synchronous: module.synchronousHooks, indent: indent + "    ")
         }
         let head = "\(indent)modules.append(DeclaredModule(\(name).self\(typeLevel)) { "
         guard !calls.isEmpty else { return [head + "_, _ in })"] }
@@ -430,13 +430,23 @@ public struct ManifestGenerator: Sendable {
         return arguments
     }
 
-    /// The `hooks.<event>(…)` call of one event, in the synchronous form where it is adopted, with the
-    /// `#if` conditions under which each form is.
+    /// The `hooks.<event>(…)` call of one event, with the `#if` conditions under which each form is: with a
+    /// closure that calls the module's synchronous function where the scan found one (``SynchronousHook``);
+    /// else through the deprecated synchronous protocol where the module adopts it (code written before,
+    /// whose function the scan did not find); else awaited.
     private func hookCalls(
         for event: CapabilityScan.Event,
         _ capabilities: [DiscoveredCapability],
+        synchronous: [SynchronousHook],
         indent: String
     ) -> [String] {
+        if let hook = event.hook, let function = synchronous.first(where: { $0.event == event.method }) {
+            let arguments = hook.labels.indices.map { index in
+                hook.labels[index] == "_" ? "$\(index)" : "\(hook.labels[index]): $\(index)"
+            }
+            let call = "\(function.throwing ? "try " : "")module.\(hook.name)(\(arguments.joined(separator: ", ")))"
+            return ["\(indent)hooks.\(event.method)(module, synchronously: { \(call) })"]
+        }
         let syncConditions = capabilities.filter { $0.name == event.sync }.map(\.conditions)
         // The synchronous protocol refines the asynchronous one: adopting it adopts both.
         let asyncConditions = capabilities.filter { $0.name == event.async }.map(\.conditions) + syncConditions

@@ -152,9 +152,12 @@ struct AddingAnEventTests {
         let without = manifest(for: source)
         #expect(without.contains("modules.append(DeclaredModule(BeaconModule.self))  // conformances read at run time"))
         #expect(hookCalls(in: without).isEmpty)
-        // With it, the capability table hands the module to the event's ModuleHooks method.
+        // With it, the capability table hands the module to the event's ModuleHooks method, with a closure that
+        // calls its synchronous hook.
         let with = manifest(for: source, events: CapabilityScan.events(from: EventTable.builtins + [Self.beacon]))
-        #expect(hookCalls(in: with) == ["hooks.didReceiveBeacon(module)"])
+        #expect(
+            hookCalls(in: with) == ["hooks.didReceiveBeacon(module, synchronously: { module.didReceiveBeacon($0) })"]
+        )
     }
 
     @Test("An event with a payload and a result gets an entry point named after its hook")
