@@ -96,9 +96,13 @@ package struct EventDefinition: Sendable, Hashable {
     /// written before adopts, and what the scanner reads.
     package var syncCapability: String? { hasDeprecatedSyncProtocol ? "Sync" + capability : nil }
 
-    /// The protocol behind ``syncCapability``, `_Sync<capability>`: the synchronous requirement, kept for
-    /// one release and not API (a leading underscore).
+    /// The protocol behind ``syncCapability``, `_Sync<capability>`: the hook without `async`, kept for one
+    /// release and not API (a leading underscore). The runtime casts to it.
     package var syncProtocol: String? { hasDeprecatedSyncProtocol ? "_Sync" + capability : nil }
+
+    /// The `package` class that keeps a registered synchronous function, `DidBecomeActiveFunction`, if the
+    /// hook may be synchronous.
+    package var functionClass: String? { hasSyncForm ? capability + "Function" : nil }
 
     /// The type of a synchronous hook as `ModuleHooks` stores it, a function of the payload and the context:
     /// `@Sendable (URL, LifecycleContext) throws -> Bool`.
@@ -113,7 +117,8 @@ package struct EventDefinition: Sendable, Hashable {
     /// The types of the hook's parameters as the table writes them: `["URL", "LifecycleContext"]`.
     package var hookTypes: [String] { payload.map(\.type) + ["LifecycleContext"] }
 
-    /// A synchronous hook, a function, called on the payload's and the context's values: `$0(url, context)`.
+    /// A synchronous hook kept as a function, called on the payload's and the context's values:
+    /// `$0.function(url, context)`.
     package func functionCall(on function: String) -> String {
         "\(function)(\((payload.map(\.name) + ["context"]).joined(separator: ", ")))"
     }

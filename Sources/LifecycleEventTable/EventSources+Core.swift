@@ -1,7 +1,8 @@
 extension EventSources {
     // MARK: - LifecycleCore/Modules/Hooks.swift
 
-    /// The capability protocols, one per event, and the deprecated synchronous forms the table keeps.
+    /// The capability protocols, one per event, their synchronous forms, and the deprecated aliases the table
+    /// keeps.
     static func hooks(_ events: [EventDefinition]) -> GeneratedSource {
         var lines = foundationImport(events, access: "public")
         if !lines.isEmpty { lines.append("") }
@@ -16,10 +17,11 @@ extension EventSources {
             "// proxy walks a run of synchronous hooks as a plain loop. A hook that throws does not stop delivery to",
             "// the other participants; see `ApplicationHost` for how failures are reported.",
             "//",
-            "// The events that had a synchronous twin protocol keep it for one release, deprecated: `Sync…` is an",
-            "// alias of `_Sync…`, which refines the asynchronous protocol with a non-`async` requirement of the same",
-            "// name and is not API. The proxy still calls a participant that adopts it without an `await`, also when",
-            "// the host learns its conformances at run time.",
+            "// A registered synchronous function is kept in a `…Function` object, which the proxy calls through",
+            "// without reference counting. The events that had a synchronous twin protocol keep it for one release,",
+            "// deprecated: `Sync…` is an alias of `_Sync…`, which refines the asynchronous protocol with a non-`async`",
+            "// requirement of the same name and is not API. The proxy still calls a participant that adopts it",
+            "// without an `await`, also when the host learns its conformances at run time.",
         ]
         for event in events {
             let returns = event.answers ? " -> Bool" : ""
@@ -29,8 +31,23 @@ extension EventSources {
             lines.append("public protocol \(event.capability): Sendable {")
             lines += documentation(event.hookDocumentation, indent: "    ")
             lines += ["    func \(event.hook)(\(event.hookParameters)) async throws\(returns)", "}"]
-            guard let alias = event.syncCapability, let sync = event.syncProtocol else { continue }
             let capability = event.capability
+            if let function = event.functionClass {
+                lines += [
+                    "",
+                    "/// A synchronous `\(event.hookSelector)` that a capability table registered",
+                    "/// (`ModuleHooks.\(event.name)(_:synchronously:)`): the function that calls it, in an object the proxy",
+                    "/// calls through without reference counting.",
+                    "package final class \(function): Sendable {",
+                    "    package let function: \(event.functionType)",
+                    "",
+                    "    init(_ function: @escaping \(event.functionType)) {",
+                    "        self.function = function",
+                    "    }",
+                    "}",
+                ]
+            }
+            guard let alias = event.syncCapability, let sync = event.syncProtocol else { continue }
             lines += [
                 "",
                 "/// The synchronous requirement behind the deprecated ``\(alias)``, kept for one release: not API.",
@@ -46,10 +63,7 @@ extension EventSources {
                 "/// synchronous hook without an `await`, as it called this protocol's requirement. A module listed by hand",
                 "/// (its conformances read at run time) is awaited instead, ~25 ns more per call. Kept for one release.",
             ]
-            lines += deprecated(
-                "adopt \(capability) and write \(event.hookSelector) without async",
-                indent: ""
-            )
+            lines += deprecated("adopt \(capability) and write \(event.hookSelector) without async", indent: "")
             lines.append("public typealias \(alias) = \(sync)")
         }
         return file("Sources/LifecycleCore/Modules/Hooks.swift", lines)
@@ -151,7 +165,7 @@ extension EventSources {
                     "        _ participant: some \(event.capability),",
                     "        synchronously call: @escaping \(event.functionType)",
                     "    ) {",
-                    "        builtins.\(name).append(function: call, at: position)",
+                    "        builtins.\(name).append(function: \(event.functionClass ?? "")(call), at: position)",
                     "    }",
                 ]
             }

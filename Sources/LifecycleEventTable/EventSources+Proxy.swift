@@ -109,12 +109,16 @@ extension EventSources {
         ]
         let call = event.hookCall(on: "$0")
         lines += syncCall(event.syncProtocol == nil ? nil : call, label: "sync", answers: event.answers, indent: indent)
-        lines += syncCall(
-            event.hasSyncForm ? event.functionCall(on: "$0") : nil,
-            label: "function",
-            answers: event.answers,
-            indent: indent
-        )
+        if event.hasSyncForm {
+            lines += syncCall(
+                event.functionCall(on: "$0.function"),
+                label: "function",
+                answers: event.answers,
+                indent: indent
+            )
+        } else {
+            lines.append("\(indent)    function: NoFunction.noHook,")
+        }
         lines += ["\(indent)    async: {", "\(indent)        try await \(call)"]
         if !event.answers { lines.append("\(indent)        return false") }
         lines += ["\(indent)    }", "\(indent))"]

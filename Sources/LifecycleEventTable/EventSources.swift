@@ -72,12 +72,12 @@ package enum EventSources {
     }
 
     /// The three hook types of an event's lists (`HookList`, `Implementers`): the capability; the deprecated
-    /// synchronous protocol, or `Never` when the event keeps none; and the synchronous function, or `Never`
-    /// when the hook cannot be synchronous.
+    /// synchronous protocol, or `Never` when the event keeps none; and the class that keeps a registered
+    /// synchronous function, or `NoFunction` when the hook cannot be synchronous.
     static func hookTypes(_ event: EventDefinition) -> [String] {
         [
             "any \(event.capability)", event.syncProtocol.map { "any \($0)" } ?? "Never",
-            event.hasSyncForm ? event.functionType : "Never",
+            event.functionClass ?? "NoFunction",
         ]
     }
 

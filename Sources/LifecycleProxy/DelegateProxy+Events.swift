@@ -13,43 +13,31 @@ package import LifecycleCore
 struct BuiltinImplementers: Sendable {
     let willFinishLaunching:
         Implementers<
-            any WillFinishLaunching, any _SyncWillFinishLaunching, @Sendable (LifecycleContext) throws -> Bool
+            any WillFinishLaunching, any _SyncWillFinishLaunching, WillFinishLaunchingFunction
         >
-    let setup: Implementers<any SetupStage, any _SyncSetupStage, @Sendable (LifecycleContext) throws -> Void>
-    let initialize:
-        Implementers<
-            any InitializeStage, any _SyncInitializeStage, @Sendable (LifecycleContext) throws -> Void
-        >
-    let warmUp: Implementers<any WarmUpStage, Never, Never>
+    let setup: Implementers<any SetupStage, any _SyncSetupStage, SetupStageFunction>
+    let initialize: Implementers<any InitializeStage, any _SyncInitializeStage, InitializeStageFunction>
+    let warmUp: Implementers<any WarmUpStage, Never, NoFunction>
     let didFinishLaunching:
         Implementers<
-            any DidFinishLaunching, any _SyncDidFinishLaunching, @Sendable (LifecycleContext) throws -> Bool
+            any DidFinishLaunching, any _SyncDidFinishLaunching, DidFinishLaunchingFunction
         >
     let willEnterForeground:
         Implementers<
-            any WillEnterForeground, any _SyncWillEnterForeground, @Sendable (LifecycleContext) throws -> Void
+            any WillEnterForeground, any _SyncWillEnterForeground, WillEnterForegroundFunction
         >
-    let didBecomeActive:
-        Implementers<
-            any DidBecomeActive, any _SyncDidBecomeActive, @Sendable (LifecycleContext) throws -> Void
-        >
-    let willResignActive:
-        Implementers<
-            any WillResignActive, any _SyncWillResignActive, @Sendable (LifecycleContext) throws -> Void
-        >
+    let didBecomeActive: Implementers<any DidBecomeActive, any _SyncDidBecomeActive, DidBecomeActiveFunction>
+    let willResignActive: Implementers<any WillResignActive, any _SyncWillResignActive, WillResignActiveFunction>
     let didEnterBackground:
         Implementers<
-            any DidEnterBackground, any _SyncDidEnterBackground, @Sendable (LifecycleContext) throws -> Void
+            any DidEnterBackground, any _SyncDidEnterBackground, DidEnterBackgroundFunction
         >
-    let willTerminate:
-        Implementers<
-            any WillTerminate, any _SyncWillTerminate, @Sendable (LifecycleContext) throws -> Void
-        >
+    let willTerminate: Implementers<any WillTerminate, any _SyncWillTerminate, WillTerminateFunction>
     let didReceiveMemoryWarning:
         Implementers<
-            any DidReceiveMemoryWarning, any _SyncDidReceiveMemoryWarning, @Sendable (LifecycleContext) throws -> Void
+            any DidReceiveMemoryWarning, any _SyncDidReceiveMemoryWarning, DidReceiveMemoryWarningFunction
         >
-    let openURL: Implementers<any OpenURL, any _SyncOpenURL, @Sendable (URL, LifecycleContext) throws -> Bool>
+    let openURL: Implementers<any OpenURL, any _SyncOpenURL, OpenURLFunction>
 
     /// The hooks gathered in `lists`, ordered for delivery; `participants` holds every participant, by the
     /// positions the lists record.
@@ -108,7 +96,7 @@ extension DelegateProxy {
                 from: start,
                 supervisor: supervisor,
                 sync: { try $0.willFinishLaunching(context) },
-                function: { try $0(context) },
+                function: { try $0.function(context) },
                 async: {
                     try await $0.willFinishLaunching(context)
                 }
@@ -125,7 +113,7 @@ extension DelegateProxy {
                     return false
                 },
                 function: {
-                    try $0(context)
+                    try $0.function(context)
                     return false
                 },
                 async: {
@@ -145,7 +133,7 @@ extension DelegateProxy {
                     return false
                 },
                 function: {
-                    try $0(context)
+                    try $0.function(context)
                     return false
                 },
                 async: {
@@ -161,7 +149,7 @@ extension DelegateProxy {
                 from: start,
                 supervisor: supervisor,
                 sync: Never.noSyncHook,
-                function: Never.noSyncHook,
+                function: NoFunction.noHook,
                 async: {
                     try await $0.warmUp(context)
                     return false
@@ -175,7 +163,7 @@ extension DelegateProxy {
                 from: start,
                 supervisor: supervisor,
                 sync: { try $0.didFinishLaunching(context) },
-                function: { try $0(context) },
+                function: { try $0.function(context) },
                 async: {
                     try await $0.didFinishLaunching(context)
                 }
@@ -192,7 +180,7 @@ extension DelegateProxy {
                     return false
                 },
                 function: {
-                    try $0(context)
+                    try $0.function(context)
                     return false
                 },
                 async: {
@@ -212,7 +200,7 @@ extension DelegateProxy {
                     return false
                 },
                 function: {
-                    try $0(context)
+                    try $0.function(context)
                     return false
                 },
                 async: {
@@ -232,7 +220,7 @@ extension DelegateProxy {
                     return false
                 },
                 function: {
-                    try $0(context)
+                    try $0.function(context)
                     return false
                 },
                 async: {
@@ -252,7 +240,7 @@ extension DelegateProxy {
                     return false
                 },
                 function: {
-                    try $0(context)
+                    try $0.function(context)
                     return false
                 },
                 async: {
@@ -272,7 +260,7 @@ extension DelegateProxy {
                     return false
                 },
                 function: {
-                    try $0(context)
+                    try $0.function(context)
                     return false
                 },
                 async: {
@@ -292,7 +280,7 @@ extension DelegateProxy {
                     return false
                 },
                 function: {
-                    try $0(context)
+                    try $0.function(context)
                     return false
                 },
                 async: {
@@ -321,7 +309,7 @@ extension DelegateProxy {
             from: start,
             supervisor: supervisor,
             sync: { try $0.open(url, context: context) },
-            function: { try $0(url, context) },
+            function: { try $0.function(url, context) },
             async: {
                 try await $0.open(url, context: context)
             }

@@ -2,13 +2,13 @@ import LifecycleCore
 
 /// The participants that implement one event, in delivery order, with their hooks typed by form
 /// (``HookForm``): `Hook` for participants awaited through the capability protocol, `SyncHook` for those that
-/// adopted the deprecated synchronous protocol, `Function` for the synchronous functions a generated
-/// manifest registered. Built once; read-only afterwards.
+/// adopted the deprecated synchronous protocol, `Function` for the objects that keep the synchronous
+/// functions a generated manifest registered. Built once; read-only afterwards.
 ///
 /// Delivery order is one list, `participants`; `runs` cuts it into stretches of one form, so a fan-out
 /// walks each stretch as a plain index loop over one hook array, calling synchronous hooks without an
 /// `await`.
-struct Implementers<Hook: Sendable, SyncHook: Sendable, Function: Sendable>: Sendable {
+struct Implementers<Hook: Sendable, SyncHook: Sendable, Function: AnyObject & Sendable>: Sendable {
     /// Consecutive implementers of one form: delivery positions `positions`, whose hooks start at `base`
     /// in that form's array.
     struct Run: Sendable {
@@ -23,8 +23,12 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable, Function: Sendable>: Sen
     let hooks: [Hook]
     /// The hooks of the implementers that adopted the deprecated synchronous protocol, in delivery order.
     let syncHooks: [SyncHook]
-    /// The synchronous functions, in delivery order.
+    /// The synchronous functions' objects, in delivery order.
     let functions: [Function]
+    /// The same objects, unretained: called through as guaranteed references, so a call costs no retain and
+    /// release (reading a closure, or a reference, out of an array copies it: a retain and a release, which
+    /// tripled the cost of a synchronous hook). `functions` keeps them alive as long as this list.
+    let calls: [Unmanaged<Function>]
     /// `participants`, cut into stretches of one form.
     let runs: [Run]
 
@@ -52,6 +56,7 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable, Function: Sendable>: Sen
         self.hooks = forward ? list.hooks : list.hooks.reversed()
         self.syncHooks = forward ? list.syncHooks : list.syncHooks.reversed()
         self.functions = forward ? list.functions : list.functions.reversed()
+        self.calls = functions.map { Unmanaged.passUnretained($0) }
         self.runs = runs
     }
 
@@ -117,7 +122,9 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable, Function: Sendable>: Sen
             if run.form.isSync {
                 let (runCombined, runAnswered) =
                     run.form == .function
-                    ? callSynchronously(run, functions, event, &tally.failures, functionCall)
+                    ? callSynchronously(run, calls, event, &tally.failures) {
+                        try $0._withUnsafeGuaranteedRef(functionCall)
+                    }
                     : callSynchronously(run, syncHooks, event, &tally.failures, syncCall)
                 combined = combined || runCombined
                 answered = answered || runAnswered
@@ -191,7 +198,7 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable, Function: Sendable>: Sen
                 do {
                     switch run.form {
                     case .syncProtocol: answer = try syncCall(syncHooks[position + offset])
-                    case .function: answer = try functionCall(functions[position + offset])
+                    case .function: answer = try calls[position + offset]._withUnsafeGuaranteedRef(functionCall)
                     case .async: answer = try await call(hooks[position + offset])
                     }
                 } catch {
@@ -230,4 +237,11 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable, Function: Sendable>: Sen
 extension Never {
     /// The synchronous call of an event that has no such synchronous form: there is no hook to call.
     static func noSyncHook(_ hook: Never) -> Bool {}
+}
+
+extension NoFunction {
+    /// The call of the synchronous function of an event that cannot have one: there is none to call.
+    static func noHook(_ function: NoFunction) -> Bool {
+        fatalError("an event without a synchronous form has no registered function")
+    }
 }

@@ -1,7 +1,8 @@
 /// The implementers of one event gathered so far, in the order their participants were added: each
 /// one's position (its index among the participants), its form, and its hook in one of three arrays, one per
-/// ``HookForm``.
-package struct HookList<Hook: Sendable, SyncHook: Sendable, Function: Sendable>: Sendable {
+/// ``HookForm``. A registered synchronous function is kept in an object of its own (`DidBecomeActiveFunction`),
+/// which the proxy calls through without reference counting.
+package struct HookList<Hook: Sendable, SyncHook: Sendable, Function: AnyObject & Sendable>: Sendable {
     /// The participant position of each implementer.
     package private(set) var positions: [Int] = []
     /// How each implementer is called.
@@ -10,7 +11,8 @@ package struct HookList<Hook: Sendable, SyncHook: Sendable, Function: Sendable>:
     package private(set) var hooks: [Hook] = []
     /// The hooks of the implementers that adopted the deprecated synchronous protocol, in order.
     package private(set) var syncHooks: [SyncHook] = []
-    /// The synchronous functions registered for the other synchronous implementers, in order.
+    /// The synchronous functions registered for the other synchronous implementers, each in its object, in
+    /// order.
     package private(set) var functions: [Function] = []
 
     package init() {}
@@ -43,4 +45,9 @@ package struct HookList<Hook: Sendable, SyncHook: Sendable, Function: Sendable>:
         guard let index = positions.lastIndex(of: position) else { return nil }
         return "\(event) (\(forms[index].isSync ? "sync" : "async"))"
     }
+}
+
+/// The function type of an event whose hook cannot be synchronous (warm-up): never created.
+package final class NoFunction: Sendable {
+    private init() {}
 }

@@ -17,10 +17,11 @@ public import Foundation
 // proxy walks a run of synchronous hooks as a plain loop. A hook that throws does not stop delivery to
 // the other participants; see `ApplicationHost` for how failures are reported.
 //
-// The events that had a synchronous twin protocol keep it for one release, deprecated: `Sync…` is an
-// alias of `_Sync…`, which refines the asynchronous protocol with a non-`async` requirement of the same
-// name and is not API. The proxy still calls a participant that adopts it without an `await`, also when
-// the host learns its conformances at run time.
+// A registered synchronous function is kept in a `…Function` object, which the proxy calls through
+// without reference counting. The events that had a synchronous twin protocol keep it for one release,
+// deprecated: `Sync…` is an alias of `_Sync…`, which refines the asynchronous protocol with a non-`async`
+// requirement of the same name and is not API. The proxy still calls a participant that adopts it
+// without an `await`, also when the host learns its conformances at run time.
 
 /// Handles ``LifecycleEvent/willFinishLaunching``, the first launch event.
 public protocol WillFinishLaunching: Sendable {
@@ -28,6 +29,17 @@ public protocol WillFinishLaunching: Sendable {
     ///
     /// - Returns: Your vote for the launch result. All votes are OR-combined.
     func willFinishLaunching(_ context: LifecycleContext) async throws -> Bool
+}
+
+/// A synchronous `willFinishLaunching(_:)` that a capability table registered
+/// (`ModuleHooks.willFinishLaunching(_:synchronously:)`): the function that calls it, in an object the proxy
+/// calls through without reference counting.
+package final class WillFinishLaunchingFunction: Sendable {
+    package let function: @Sendable (LifecycleContext) throws -> Bool
+
+    init(_ function: @escaping @Sendable (LifecycleContext) throws -> Bool) {
+        self.function = function
+    }
 }
 
 /// The synchronous requirement behind the deprecated ``SyncWillFinishLaunching``, kept for one release: not API.
@@ -52,6 +64,17 @@ public protocol SetupStage: Sendable {
     func setUp(_ context: LifecycleContext) async throws
 }
 
+/// A synchronous `setUp(_:)` that a capability table registered
+/// (`ModuleHooks.setup(_:synchronously:)`): the function that calls it, in an object the proxy
+/// calls through without reference counting.
+package final class SetupStageFunction: Sendable {
+    package let function: @Sendable (LifecycleContext) throws -> Void
+
+    init(_ function: @escaping @Sendable (LifecycleContext) throws -> Void) {
+        self.function = function
+    }
+}
+
 /// The synchronous requirement behind the deprecated ``SyncSetupStage``, kept for one release: not API.
 /// Adopt ``SetupStage`` and write the hook without `async` instead.
 public protocol _SyncSetupStage: SetupStage {
@@ -71,6 +94,17 @@ public typealias SyncSetupStage = _SyncSetupStage
 public protocol InitializeStage: Sendable {
     /// Called after every participant's ``SetupStage/setUp(_:)``, in delivery order.
     func initialize(_ context: LifecycleContext) async throws
+}
+
+/// A synchronous `initialize(_:)` that a capability table registered
+/// (`ModuleHooks.initialize(_:synchronously:)`): the function that calls it, in an object the proxy
+/// calls through without reference counting.
+package final class InitializeStageFunction: Sendable {
+    package let function: @Sendable (LifecycleContext) throws -> Void
+
+    init(_ function: @escaping @Sendable (LifecycleContext) throws -> Void) {
+        self.function = function
+    }
 }
 
 /// The synchronous requirement behind the deprecated ``SyncInitializeStage``, kept for one release: not API.
@@ -105,6 +139,17 @@ public protocol DidFinishLaunching: Sendable {
     func didFinishLaunching(_ context: LifecycleContext) async throws -> Bool
 }
 
+/// A synchronous `didFinishLaunching(_:)` that a capability table registered
+/// (`ModuleHooks.didFinishLaunching(_:synchronously:)`): the function that calls it, in an object the proxy
+/// calls through without reference counting.
+package final class DidFinishLaunchingFunction: Sendable {
+    package let function: @Sendable (LifecycleContext) throws -> Bool
+
+    init(_ function: @escaping @Sendable (LifecycleContext) throws -> Bool) {
+        self.function = function
+    }
+}
+
 /// The synchronous requirement behind the deprecated ``SyncDidFinishLaunching``, kept for one release: not API.
 /// Adopt ``DidFinishLaunching`` and write the hook without `async` instead.
 public protocol _SyncDidFinishLaunching: DidFinishLaunching {
@@ -126,6 +171,17 @@ public protocol WillEnterForeground: Sendable {
     func willEnterForeground(_ context: LifecycleContext) async throws
 }
 
+/// A synchronous `willEnterForeground(_:)` that a capability table registered
+/// (`ModuleHooks.willEnterForeground(_:synchronously:)`): the function that calls it, in an object the proxy
+/// calls through without reference counting.
+package final class WillEnterForegroundFunction: Sendable {
+    package let function: @Sendable (LifecycleContext) throws -> Void
+
+    init(_ function: @escaping @Sendable (LifecycleContext) throws -> Void) {
+        self.function = function
+    }
+}
+
 /// The synchronous requirement behind the deprecated ``SyncWillEnterForeground``, kept for one release: not API.
 /// Adopt ``WillEnterForeground`` and write the hook without `async` instead.
 public protocol _SyncWillEnterForeground: WillEnterForeground {
@@ -145,6 +201,17 @@ public typealias SyncWillEnterForeground = _SyncWillEnterForeground
 public protocol DidBecomeActive: Sendable {
     /// Called whenever the host becomes active: at the end of launch and when it returns to the foreground.
     func didBecomeActive(_ context: LifecycleContext) async throws
+}
+
+/// A synchronous `didBecomeActive(_:)` that a capability table registered
+/// (`ModuleHooks.didBecomeActive(_:synchronously:)`): the function that calls it, in an object the proxy
+/// calls through without reference counting.
+package final class DidBecomeActiveFunction: Sendable {
+    package let function: @Sendable (LifecycleContext) throws -> Void
+
+    init(_ function: @escaping @Sendable (LifecycleContext) throws -> Void) {
+        self.function = function
+    }
 }
 
 /// The synchronous requirement behind the deprecated ``SyncDidBecomeActive``, kept for one release: not API.
@@ -169,6 +236,17 @@ public protocol WillResignActive: Sendable {
     func willResignActive(_ context: LifecycleContext) async throws
 }
 
+/// A synchronous `willResignActive(_:)` that a capability table registered
+/// (`ModuleHooks.willResignActive(_:synchronously:)`): the function that calls it, in an object the proxy
+/// calls through without reference counting.
+package final class WillResignActiveFunction: Sendable {
+    package let function: @Sendable (LifecycleContext) throws -> Void
+
+    init(_ function: @escaping @Sendable (LifecycleContext) throws -> Void) {
+        self.function = function
+    }
+}
+
 /// The synchronous requirement behind the deprecated ``SyncWillResignActive``, kept for one release: not API.
 /// Adopt ``WillResignActive`` and write the hook without `async` instead.
 public protocol _SyncWillResignActive: WillResignActive {
@@ -188,6 +266,17 @@ public typealias SyncWillResignActive = _SyncWillResignActive
 public protocol DidEnterBackground: Sendable {
     /// Called when the host has entered the background.
     func didEnterBackground(_ context: LifecycleContext) async throws
+}
+
+/// A synchronous `didEnterBackground(_:)` that a capability table registered
+/// (`ModuleHooks.didEnterBackground(_:synchronously:)`): the function that calls it, in an object the proxy
+/// calls through without reference counting.
+package final class DidEnterBackgroundFunction: Sendable {
+    package let function: @Sendable (LifecycleContext) throws -> Void
+
+    init(_ function: @escaping @Sendable (LifecycleContext) throws -> Void) {
+        self.function = function
+    }
 }
 
 /// The synchronous requirement behind the deprecated ``SyncDidEnterBackground``, kept for one release: not API.
@@ -211,6 +300,17 @@ public protocol WillTerminate: Sendable {
     func willTerminate(_ context: LifecycleContext) async throws
 }
 
+/// A synchronous `willTerminate(_:)` that a capability table registered
+/// (`ModuleHooks.willTerminate(_:synchronously:)`): the function that calls it, in an object the proxy
+/// calls through without reference counting.
+package final class WillTerminateFunction: Sendable {
+    package let function: @Sendable (LifecycleContext) throws -> Void
+
+    init(_ function: @escaping @Sendable (LifecycleContext) throws -> Void) {
+        self.function = function
+    }
+}
+
 /// The synchronous requirement behind the deprecated ``SyncWillTerminate``, kept for one release: not API.
 /// Adopt ``WillTerminate`` and write the hook without `async` instead.
 public protocol _SyncWillTerminate: WillTerminate {
@@ -230,6 +330,17 @@ public typealias SyncWillTerminate = _SyncWillTerminate
 public protocol DidReceiveMemoryWarning: Sendable {
     /// Called when the host is asked to free memory: drop caches and anything that can be rebuilt.
     func didReceiveMemoryWarning(_ context: LifecycleContext) async throws
+}
+
+/// A synchronous `didReceiveMemoryWarning(_:)` that a capability table registered
+/// (`ModuleHooks.didReceiveMemoryWarning(_:synchronously:)`): the function that calls it, in an object the proxy
+/// calls through without reference counting.
+package final class DidReceiveMemoryWarningFunction: Sendable {
+    package let function: @Sendable (LifecycleContext) throws -> Void
+
+    init(_ function: @escaping @Sendable (LifecycleContext) throws -> Void) {
+        self.function = function
+    }
 }
 
 /// The synchronous requirement behind the deprecated ``SyncDidReceiveMemoryWarning``, kept for one release: not API.
@@ -255,6 +366,17 @@ public protocol OpenURL: Sendable {
     ///
     /// - Returns: `true` if this participant handled the URL. All results are OR-combined.
     func open(_ url: URL, context: LifecycleContext) async throws -> Bool
+}
+
+/// A synchronous `open(_:context:)` that a capability table registered
+/// (`ModuleHooks.openURL(_:synchronously:)`): the function that calls it, in an object the proxy
+/// calls through without reference counting.
+package final class OpenURLFunction: Sendable {
+    package let function: @Sendable (URL, LifecycleContext) throws -> Bool
+
+    init(_ function: @escaping @Sendable (URL, LifecycleContext) throws -> Bool) {
+        self.function = function
+    }
 }
 
 /// The synchronous requirement behind the deprecated ``SyncOpenURL``, kept for one release: not API.

@@ -11,35 +11,27 @@ public import Foundation
 /// ``ModuleHooks`` fills and the delegate proxy orders for delivery.
 package struct BuiltinHookLists: Sendable {
     package var willFinishLaunching = HookList<
-        any WillFinishLaunching, any _SyncWillFinishLaunching, @Sendable (LifecycleContext) throws -> Bool
+        any WillFinishLaunching, any _SyncWillFinishLaunching, WillFinishLaunchingFunction
     >()
-    package var setup = HookList<any SetupStage, any _SyncSetupStage, @Sendable (LifecycleContext) throws -> Void>()
-    package var initialize = HookList<
-        any InitializeStage, any _SyncInitializeStage, @Sendable (LifecycleContext) throws -> Void
-    >()
-    package var warmUp = HookList<any WarmUpStage, Never, Never>()
+    package var setup = HookList<any SetupStage, any _SyncSetupStage, SetupStageFunction>()
+    package var initialize = HookList<any InitializeStage, any _SyncInitializeStage, InitializeStageFunction>()
+    package var warmUp = HookList<any WarmUpStage, Never, NoFunction>()
     package var didFinishLaunching = HookList<
-        any DidFinishLaunching, any _SyncDidFinishLaunching, @Sendable (LifecycleContext) throws -> Bool
+        any DidFinishLaunching, any _SyncDidFinishLaunching, DidFinishLaunchingFunction
     >()
     package var willEnterForeground = HookList<
-        any WillEnterForeground, any _SyncWillEnterForeground, @Sendable (LifecycleContext) throws -> Void
+        any WillEnterForeground, any _SyncWillEnterForeground, WillEnterForegroundFunction
     >()
-    package var didBecomeActive = HookList<
-        any DidBecomeActive, any _SyncDidBecomeActive, @Sendable (LifecycleContext) throws -> Void
-    >()
-    package var willResignActive = HookList<
-        any WillResignActive, any _SyncWillResignActive, @Sendable (LifecycleContext) throws -> Void
-    >()
+    package var didBecomeActive = HookList<any DidBecomeActive, any _SyncDidBecomeActive, DidBecomeActiveFunction>()
+    package var willResignActive = HookList<any WillResignActive, any _SyncWillResignActive, WillResignActiveFunction>()
     package var didEnterBackground = HookList<
-        any DidEnterBackground, any _SyncDidEnterBackground, @Sendable (LifecycleContext) throws -> Void
+        any DidEnterBackground, any _SyncDidEnterBackground, DidEnterBackgroundFunction
     >()
-    package var willTerminate = HookList<
-        any WillTerminate, any _SyncWillTerminate, @Sendable (LifecycleContext) throws -> Void
-    >()
+    package var willTerminate = HookList<any WillTerminate, any _SyncWillTerminate, WillTerminateFunction>()
     package var didReceiveMemoryWarning = HookList<
-        any DidReceiveMemoryWarning, any _SyncDidReceiveMemoryWarning, @Sendable (LifecycleContext) throws -> Void
+        any DidReceiveMemoryWarning, any _SyncDidReceiveMemoryWarning, DidReceiveMemoryWarningFunction
     >()
-    package var openURL = HookList<any OpenURL, any _SyncOpenURL, @Sendable (URL, LifecycleContext) throws -> Bool>()
+    package var openURL = HookList<any OpenURL, any _SyncOpenURL, OpenURLFunction>()
 
     /// What the participant at `position` handles, and in which form, one line per event:
     /// `"didBecomeActive (sync)"`.
@@ -75,7 +67,7 @@ extension ModuleHooks {
         _ participant: some WillFinishLaunching,
         synchronously call: @escaping @Sendable (LifecycleContext) throws -> Bool
     ) {
-        builtins.willFinishLaunching.append(function: call, at: position)
+        builtins.willFinishLaunching.append(function: WillFinishLaunchingFunction(call), at: position)
     }
 
     /// The participant handles ``LifecycleEvent/willFinishLaunching`` through the deprecated
@@ -101,7 +93,7 @@ extension ModuleHooks {
         _ participant: some SetupStage,
         synchronously call: @escaping @Sendable (LifecycleContext) throws -> Void
     ) {
-        builtins.setup.append(function: call, at: position)
+        builtins.setup.append(function: SetupStageFunction(call), at: position)
     }
 
     /// The participant handles ``LifecycleEvent/setup`` through the deprecated
@@ -123,7 +115,7 @@ extension ModuleHooks {
         _ participant: some InitializeStage,
         synchronously call: @escaping @Sendable (LifecycleContext) throws -> Void
     ) {
-        builtins.initialize.append(function: call, at: position)
+        builtins.initialize.append(function: InitializeStageFunction(call), at: position)
     }
 
     /// The participant handles ``LifecycleEvent/initialize`` through the deprecated
@@ -150,7 +142,7 @@ extension ModuleHooks {
         _ participant: some DidFinishLaunching,
         synchronously call: @escaping @Sendable (LifecycleContext) throws -> Bool
     ) {
-        builtins.didFinishLaunching.append(function: call, at: position)
+        builtins.didFinishLaunching.append(function: DidFinishLaunchingFunction(call), at: position)
     }
 
     /// The participant handles ``LifecycleEvent/didFinishLaunching`` through the deprecated
@@ -176,7 +168,7 @@ extension ModuleHooks {
         _ participant: some WillEnterForeground,
         synchronously call: @escaping @Sendable (LifecycleContext) throws -> Void
     ) {
-        builtins.willEnterForeground.append(function: call, at: position)
+        builtins.willEnterForeground.append(function: WillEnterForegroundFunction(call), at: position)
     }
 
     /// The participant handles ``LifecycleEvent/willEnterForeground`` through the deprecated
@@ -202,7 +194,7 @@ extension ModuleHooks {
         _ participant: some DidBecomeActive,
         synchronously call: @escaping @Sendable (LifecycleContext) throws -> Void
     ) {
-        builtins.didBecomeActive.append(function: call, at: position)
+        builtins.didBecomeActive.append(function: DidBecomeActiveFunction(call), at: position)
     }
 
     /// The participant handles ``LifecycleEvent/didBecomeActive`` through the deprecated
@@ -228,7 +220,7 @@ extension ModuleHooks {
         _ participant: some WillResignActive,
         synchronously call: @escaping @Sendable (LifecycleContext) throws -> Void
     ) {
-        builtins.willResignActive.append(function: call, at: position)
+        builtins.willResignActive.append(function: WillResignActiveFunction(call), at: position)
     }
 
     /// The participant handles ``LifecycleEvent/willResignActive`` through the deprecated
@@ -254,7 +246,7 @@ extension ModuleHooks {
         _ participant: some DidEnterBackground,
         synchronously call: @escaping @Sendable (LifecycleContext) throws -> Void
     ) {
-        builtins.didEnterBackground.append(function: call, at: position)
+        builtins.didEnterBackground.append(function: DidEnterBackgroundFunction(call), at: position)
     }
 
     /// The participant handles ``LifecycleEvent/didEnterBackground`` through the deprecated
@@ -280,7 +272,7 @@ extension ModuleHooks {
         _ participant: some WillTerminate,
         synchronously call: @escaping @Sendable (LifecycleContext) throws -> Void
     ) {
-        builtins.willTerminate.append(function: call, at: position)
+        builtins.willTerminate.append(function: WillTerminateFunction(call), at: position)
     }
 
     /// The participant handles ``LifecycleEvent/willTerminate`` through the deprecated
@@ -306,7 +298,7 @@ extension ModuleHooks {
         _ participant: some DidReceiveMemoryWarning,
         synchronously call: @escaping @Sendable (LifecycleContext) throws -> Void
     ) {
-        builtins.didReceiveMemoryWarning.append(function: call, at: position)
+        builtins.didReceiveMemoryWarning.append(function: DidReceiveMemoryWarningFunction(call), at: position)
     }
 
     /// The participant handles ``LifecycleEvent/didReceiveMemoryWarning`` through the deprecated
@@ -332,7 +324,7 @@ extension ModuleHooks {
         _ participant: some OpenURL,
         synchronously call: @escaping @Sendable (URL, LifecycleContext) throws -> Bool
     ) {
-        builtins.openURL.append(function: call, at: position)
+        builtins.openURL.append(function: OpenURLFunction(call), at: position)
     }
 
     /// The participant handles ``LifecycleEvent/openURL`` through the deprecated
