@@ -95,11 +95,7 @@ extension DelegateProxy {
                 observer: observer,
                 from: start,
                 supervisor: supervisor,
-                sync: { try $0.willFinishLaunching(context) },
-                function: { try $0.function(context) },
-                async: {
-                    try await $0.willFinishLaunching(context)
-                }
+                calls: WillFinishLaunchingCalls(context: context)
             )
         case .builtin(.setup):
             return await implementers.setup.fanOut(
@@ -108,18 +104,7 @@ extension DelegateProxy {
                 observer: observer,
                 from: start,
                 supervisor: supervisor,
-                sync: {
-                    try $0.setUp(context)
-                    return false
-                },
-                function: {
-                    try $0.function(context)
-                    return false
-                },
-                async: {
-                    try await $0.setUp(context)
-                    return false
-                }
+                calls: SetupStageCalls(context: context)
             )
         case .builtin(.initialize):
             return await implementers.initialize.fanOut(
@@ -128,18 +113,7 @@ extension DelegateProxy {
                 observer: observer,
                 from: start,
                 supervisor: supervisor,
-                sync: {
-                    try $0.initialize(context)
-                    return false
-                },
-                function: {
-                    try $0.function(context)
-                    return false
-                },
-                async: {
-                    try await $0.initialize(context)
-                    return false
-                }
+                calls: InitializeStageCalls(context: context)
             )
         case .builtin(.warmUp):
             return await implementers.warmUp.fanOut(
@@ -148,12 +122,7 @@ extension DelegateProxy {
                 observer: observer,
                 from: start,
                 supervisor: supervisor,
-                sync: Never.noSyncHook,
-                function: NoFunction.noHook,
-                async: {
-                    try await $0.warmUp(context)
-                    return false
-                }
+                calls: WarmUpStageCalls(context: context)
             )
         case .builtin(.didFinishLaunching):
             return await implementers.didFinishLaunching.fanOut(
@@ -162,11 +131,7 @@ extension DelegateProxy {
                 observer: observer,
                 from: start,
                 supervisor: supervisor,
-                sync: { try $0.didFinishLaunching(context) },
-                function: { try $0.function(context) },
-                async: {
-                    try await $0.didFinishLaunching(context)
-                }
+                calls: DidFinishLaunchingCalls(context: context)
             )
         case .builtin(.willEnterForeground):
             return await implementers.willEnterForeground.fanOut(
@@ -175,18 +140,7 @@ extension DelegateProxy {
                 observer: observer,
                 from: start,
                 supervisor: supervisor,
-                sync: {
-                    try $0.willEnterForeground(context)
-                    return false
-                },
-                function: {
-                    try $0.function(context)
-                    return false
-                },
-                async: {
-                    try await $0.willEnterForeground(context)
-                    return false
-                }
+                calls: WillEnterForegroundCalls(context: context)
             )
         case .builtin(.didBecomeActive):
             return await implementers.didBecomeActive.fanOut(
@@ -195,18 +149,7 @@ extension DelegateProxy {
                 observer: observer,
                 from: start,
                 supervisor: supervisor,
-                sync: {
-                    try $0.didBecomeActive(context)
-                    return false
-                },
-                function: {
-                    try $0.function(context)
-                    return false
-                },
-                async: {
-                    try await $0.didBecomeActive(context)
-                    return false
-                }
+                calls: DidBecomeActiveCalls(context: context)
             )
         case .builtin(.willResignActive):
             return await implementers.willResignActive.fanOut(
@@ -215,18 +158,7 @@ extension DelegateProxy {
                 observer: observer,
                 from: start,
                 supervisor: supervisor,
-                sync: {
-                    try $0.willResignActive(context)
-                    return false
-                },
-                function: {
-                    try $0.function(context)
-                    return false
-                },
-                async: {
-                    try await $0.willResignActive(context)
-                    return false
-                }
+                calls: WillResignActiveCalls(context: context)
             )
         case .builtin(.didEnterBackground):
             return await implementers.didEnterBackground.fanOut(
@@ -235,18 +167,7 @@ extension DelegateProxy {
                 observer: observer,
                 from: start,
                 supervisor: supervisor,
-                sync: {
-                    try $0.didEnterBackground(context)
-                    return false
-                },
-                function: {
-                    try $0.function(context)
-                    return false
-                },
-                async: {
-                    try await $0.didEnterBackground(context)
-                    return false
-                }
+                calls: DidEnterBackgroundCalls(context: context)
             )
         case .builtin(.willTerminate):
             return await implementers.willTerminate.fanOut(
@@ -255,18 +176,7 @@ extension DelegateProxy {
                 observer: observer,
                 from: start,
                 supervisor: supervisor,
-                sync: {
-                    try $0.willTerminate(context)
-                    return false
-                },
-                function: {
-                    try $0.function(context)
-                    return false
-                },
-                async: {
-                    try await $0.willTerminate(context)
-                    return false
-                }
+                calls: WillTerminateCalls(context: context)
             )
         case .builtin(.didReceiveMemoryWarning):
             return await implementers.didReceiveMemoryWarning.fanOut(
@@ -275,18 +185,7 @@ extension DelegateProxy {
                 observer: observer,
                 from: start,
                 supervisor: supervisor,
-                sync: {
-                    try $0.didReceiveMemoryWarning(context)
-                    return false
-                },
-                function: {
-                    try $0.function(context)
-                    return false
-                },
-                async: {
-                    try await $0.didReceiveMemoryWarning(context)
-                    return false
-                }
+                calls: DidReceiveMemoryWarningCalls(context: context)
             )
         case .builtin(.openURL), .custom, .message:
             return unanswered(event)
@@ -308,11 +207,235 @@ extension DelegateProxy {
             observer: observer,
             from: start,
             supervisor: supervisor,
-            sync: { try $0.open(url, context: context) },
-            function: { try $0.function(url, context) },
-            async: {
-                try await $0.open(url, context: context)
-            }
+            calls: OpenURLCalls(url: url, context: context)
         )
+    }
+}
+
+/// How the proxy calls ``LifecycleEvent/willFinishLaunching``'s hooks, in each form.
+struct WillFinishLaunchingCalls: HookCalls {
+    let context: LifecycleContext
+
+    func callSync(_ hook: any _SyncWillFinishLaunching) throws -> Bool {
+        try hook.willFinishLaunching(context)
+    }
+
+    func callFunction(_ function: WillFinishLaunchingFunction) throws -> Bool {
+        try function.function(context)
+    }
+
+    func call(_ hook: any WillFinishLaunching) async throws -> Bool {
+        try await hook.willFinishLaunching(context)
+    }
+}
+
+/// How the proxy calls ``LifecycleEvent/setup``'s hooks, in each form.
+struct SetupStageCalls: HookCalls {
+    let context: LifecycleContext
+
+    func callSync(_ hook: any _SyncSetupStage) throws -> Bool {
+        try hook.setUp(context)
+        return false
+    }
+
+    func callFunction(_ function: SetupStageFunction) throws -> Bool {
+        try function.function(context)
+        return false
+    }
+
+    func call(_ hook: any SetupStage) async throws -> Bool {
+        try await hook.setUp(context)
+        return false
+    }
+}
+
+/// How the proxy calls ``LifecycleEvent/initialize``'s hooks, in each form.
+struct InitializeStageCalls: HookCalls {
+    let context: LifecycleContext
+
+    func callSync(_ hook: any _SyncInitializeStage) throws -> Bool {
+        try hook.initialize(context)
+        return false
+    }
+
+    func callFunction(_ function: InitializeStageFunction) throws -> Bool {
+        try function.function(context)
+        return false
+    }
+
+    func call(_ hook: any InitializeStage) async throws -> Bool {
+        try await hook.initialize(context)
+        return false
+    }
+}
+
+/// How the proxy calls ``LifecycleEvent/warmUp``'s hooks, in each form.
+struct WarmUpStageCalls: HookCalls {
+    let context: LifecycleContext
+
+    func callSync(_ hook: Never) -> Bool {}
+
+    func callFunction(_ function: NoFunction) -> Bool {
+        fatalError("\(LifecycleEvent.warmUp) has no synchronous form")
+    }
+
+    func call(_ hook: any WarmUpStage) async throws -> Bool {
+        try await hook.warmUp(context)
+        return false
+    }
+}
+
+/// How the proxy calls ``LifecycleEvent/didFinishLaunching``'s hooks, in each form.
+struct DidFinishLaunchingCalls: HookCalls {
+    let context: LifecycleContext
+
+    func callSync(_ hook: any _SyncDidFinishLaunching) throws -> Bool {
+        try hook.didFinishLaunching(context)
+    }
+
+    func callFunction(_ function: DidFinishLaunchingFunction) throws -> Bool {
+        try function.function(context)
+    }
+
+    func call(_ hook: any DidFinishLaunching) async throws -> Bool {
+        try await hook.didFinishLaunching(context)
+    }
+}
+
+/// How the proxy calls ``LifecycleEvent/willEnterForeground``'s hooks, in each form.
+struct WillEnterForegroundCalls: HookCalls {
+    let context: LifecycleContext
+
+    func callSync(_ hook: any _SyncWillEnterForeground) throws -> Bool {
+        try hook.willEnterForeground(context)
+        return false
+    }
+
+    func callFunction(_ function: WillEnterForegroundFunction) throws -> Bool {
+        try function.function(context)
+        return false
+    }
+
+    func call(_ hook: any WillEnterForeground) async throws -> Bool {
+        try await hook.willEnterForeground(context)
+        return false
+    }
+}
+
+/// How the proxy calls ``LifecycleEvent/didBecomeActive``'s hooks, in each form.
+struct DidBecomeActiveCalls: HookCalls {
+    let context: LifecycleContext
+
+    func callSync(_ hook: any _SyncDidBecomeActive) throws -> Bool {
+        try hook.didBecomeActive(context)
+        return false
+    }
+
+    func callFunction(_ function: DidBecomeActiveFunction) throws -> Bool {
+        try function.function(context)
+        return false
+    }
+
+    func call(_ hook: any DidBecomeActive) async throws -> Bool {
+        try await hook.didBecomeActive(context)
+        return false
+    }
+}
+
+/// How the proxy calls ``LifecycleEvent/willResignActive``'s hooks, in each form.
+struct WillResignActiveCalls: HookCalls {
+    let context: LifecycleContext
+
+    func callSync(_ hook: any _SyncWillResignActive) throws -> Bool {
+        try hook.willResignActive(context)
+        return false
+    }
+
+    func callFunction(_ function: WillResignActiveFunction) throws -> Bool {
+        try function.function(context)
+        return false
+    }
+
+    func call(_ hook: any WillResignActive) async throws -> Bool {
+        try await hook.willResignActive(context)
+        return false
+    }
+}
+
+/// How the proxy calls ``LifecycleEvent/didEnterBackground``'s hooks, in each form.
+struct DidEnterBackgroundCalls: HookCalls {
+    let context: LifecycleContext
+
+    func callSync(_ hook: any _SyncDidEnterBackground) throws -> Bool {
+        try hook.didEnterBackground(context)
+        return false
+    }
+
+    func callFunction(_ function: DidEnterBackgroundFunction) throws -> Bool {
+        try function.function(context)
+        return false
+    }
+
+    func call(_ hook: any DidEnterBackground) async throws -> Bool {
+        try await hook.didEnterBackground(context)
+        return false
+    }
+}
+
+/// How the proxy calls ``LifecycleEvent/willTerminate``'s hooks, in each form.
+struct WillTerminateCalls: HookCalls {
+    let context: LifecycleContext
+
+    func callSync(_ hook: any _SyncWillTerminate) throws -> Bool {
+        try hook.willTerminate(context)
+        return false
+    }
+
+    func callFunction(_ function: WillTerminateFunction) throws -> Bool {
+        try function.function(context)
+        return false
+    }
+
+    func call(_ hook: any WillTerminate) async throws -> Bool {
+        try await hook.willTerminate(context)
+        return false
+    }
+}
+
+/// How the proxy calls ``LifecycleEvent/didReceiveMemoryWarning``'s hooks, in each form.
+struct DidReceiveMemoryWarningCalls: HookCalls {
+    let context: LifecycleContext
+
+    func callSync(_ hook: any _SyncDidReceiveMemoryWarning) throws -> Bool {
+        try hook.didReceiveMemoryWarning(context)
+        return false
+    }
+
+    func callFunction(_ function: DidReceiveMemoryWarningFunction) throws -> Bool {
+        try function.function(context)
+        return false
+    }
+
+    func call(_ hook: any DidReceiveMemoryWarning) async throws -> Bool {
+        try await hook.didReceiveMemoryWarning(context)
+        return false
+    }
+}
+
+/// How the proxy calls ``LifecycleEvent/openURL``'s hooks, in each form.
+struct OpenURLCalls: HookCalls {
+    let url: URL
+    let context: LifecycleContext
+
+    func callSync(_ hook: any _SyncOpenURL) throws -> Bool {
+        try hook.open(url, context: context)
+    }
+
+    func callFunction(_ function: OpenURLFunction) throws -> Bool {
+        try function.function(url, context)
+    }
+
+    func call(_ hook: any OpenURL) async throws -> Bool {
+        try await hook.open(url, context: context)
     }
 }

@@ -28,7 +28,7 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable, Function: AnyObject & Se
     /// The same objects, unretained: called through as guaranteed references, so a call costs no retain and
     /// release (reading a closure, or a reference, out of an array copies it: a retain and a release, which
     /// tripled the cost of a synchronous hook). `functions` keeps them alive as long as this list.
-    let calls: [Unmanaged<Function>]
+    let unretainedFunctions: [Unmanaged<Function>]
     /// `participants`, cut into stretches of one form.
     let runs: [Run]
 
@@ -56,38 +56,25 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable, Function: AnyObject & Se
         self.hooks = forward ? list.hooks : list.hooks.reversed()
         self.syncHooks = forward ? list.syncHooks : list.syncHooks.reversed()
         self.functions = forward ? list.functions : list.functions.reversed()
-        self.calls = functions.map { Unmanaged.passUnretained($0) }
+        self.unretainedFunctions = functions.map { Unmanaged.passUnretained($0) }
         self.runs = runs
     }
 
-    /// Calls every implementer in order — `syncCall` for those of the deprecated synchronous protocol,
-    /// `functionCall` for synchronous functions, `call` for the others — and OR-combines the answers.
+    /// Calls every implementer in order, each in its form, through `calls`, and OR-combines the answers.
     @inline(__always)
-    func fanOut(
+    func fanOut<Calls: HookCalls>(
         _ event: LifecycleEvent,
         scope: DeliveryScope,
         observer: DeliveryObserver?,
         from start: Int = 0,
         supervisor: (any DeliverySupervisor)? = nil,
-        sync syncCall: (SyncHook) throws -> Bool,
-        function functionCall: (Function) throws -> Bool,
-        async call: (Hook) async throws -> Bool
-    ) async -> EventOutcome<Bool> {
+        calls: Calls
+    ) async -> EventOutcome<Bool> where Calls.Hook == Hook, Calls.SyncHook == SyncHook, Calls.Function == Function {
         var tally = Tally()
         if case .all = scope, observer == nil, supervisor == nil, start == 0 {
-            await fanOutToAll(event, &tally, sync: syncCall, function: functionCall, call)
+            await fanOutToAll(event, &tally, calls)
         } else {
-            await fanOutWatched(
-                event,
-                &tally,
-                scope,
-                observer,
-                start,
-                supervisor,
-                sync: syncCall,
-                function: functionCall,
-                call
-            )
+            await fanOutWatched(event, &tally, scope, observer, start, supervisor, calls)
         }
         let result: Bool
         switch event.resultRule {
@@ -108,13 +95,11 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable, Function: AnyObject & Se
     /// The common case — every implementer, nobody observing: each run is a plain index loop over its hook
     /// array. Each element is borrowed in place, and nothing is allocated unless a hook throws.
     @inline(__always)
-    private func fanOutToAll(
+    private func fanOutToAll<Calls: HookCalls>(
         _ event: LifecycleEvent,
         _ tally: inout Tally,
-        sync syncCall: (SyncHook) throws -> Bool,
-        function functionCall: (Function) throws -> Bool,
-        _ call: (Hook) async throws -> Bool
-    ) async {
+        _ calls: Calls
+    ) async where Calls.Hook == Hook, Calls.SyncHook == SyncHook, Calls.Function == Function {
         var combined = false
         var answered = false
         for run in runs {
@@ -122,16 +107,14 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable, Function: AnyObject & Se
             if run.form.isSync {
                 let (runCombined, runAnswered) =
                     run.form == .function
-                    ? callSynchronously(run, calls, event, &tally.failures) {
-                        try $0._withUnsafeGuaranteedRef(functionCall)
-                    }
-                    : callSynchronously(run, syncHooks, event, &tally.failures, syncCall)
+                    ? callFunctions(run, event, &tally.failures, calls)
+                    : callSynchronously(run, event, &tally.failures, calls)
                 combined = combined || runCombined
                 answered = answered || runAnswered
             } else {
                 for position in run.positions {
                     do {
-                        combined = try await call(hooks[position + offset]) || combined
+                        combined = try await calls.call(hooks[position + offset]) || combined
                         answered = true
                     } catch {
                         tally.failures.append(
@@ -146,24 +129,49 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable, Function: AnyObject & Se
         tally.delivered = participants.count
     }
 
-    /// Calls one run of synchronous hooks, `elements` being the array of the run's form, in a synchronous
-    /// function: there, unlike in an `async` one, Swift 6.3 borrows each element in place instead of copying
-    /// it out of the array.
+    /// Calls one run of hooks of the deprecated synchronous protocol, in a synchronous function: there,
+    /// unlike in an `async` one, Swift 6.3 borrows each existential in place instead of copying it out of the
+    /// array.
     ///
     /// - Returns: The OR of the answers, and whether any hook answered rather than threw.
     @inline(never)
-    private func callSynchronously<Element>(
+    private func callSynchronously<Calls: HookCalls>(
         _ run: Run,
-        _ elements: [Element],
         _ event: LifecycleEvent,
         _ failures: inout [HookFailure],
-        _ syncCall: (Element) throws -> Bool
-    ) -> (combined: Bool, answered: Bool) {
+        _ calls: Calls
+    ) -> (combined: Bool, answered: Bool) where Calls.SyncHook == SyncHook {
         var combined = false
         var answered = false
         for index in run.base..<run.base + run.positions.count {
             do {
-                combined = try syncCall(elements[index]) || combined
+                combined = try calls.callSync(syncHooks[index]) || combined
+                answered = true
+            } catch {
+                let participant = participants[run.positions.lowerBound + index - run.base]
+                failures.append(HookFailure(participant: participant, event: event, error: error))
+            }
+        }
+        return (combined, answered)
+    }
+
+    /// Calls one run of registered synchronous functions, each through its object's unretained reference:
+    /// no retain and release around a call, which reading the object (or a closure) out of an array costs.
+    ///
+    /// - Returns: The OR of the answers, and whether any hook answered rather than threw.
+    @inline(never)
+    private func callFunctions<Calls: HookCalls>(
+        _ run: Run,
+        _ event: LifecycleEvent,
+        _ failures: inout [HookFailure],
+        _ calls: Calls
+    ) -> (combined: Bool, answered: Bool) where Calls.Function == Function {
+        var combined = false
+        var answered = false
+        for index in run.base..<run.base + run.positions.count {
+            do {
+                combined =
+                    try unretainedFunctions[index]._withUnsafeGuaranteedRef { try calls.callFunction($0) } || combined
                 answered = true
             } catch {
                 let participant = participants[run.positions.lowerBound + index - run.base]
@@ -175,17 +183,15 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable, Function: AnyObject & Se
 
     /// Every other case: a scope, an observer timing each call, a supervisor enforcing time limits, or a
     /// delivery resumed after a timeout.
-    private func fanOutWatched(
+    private func fanOutWatched<Calls: HookCalls>(
         _ event: LifecycleEvent,
         _ tally: inout Tally,
         _ scope: DeliveryScope,
         _ observer: DeliveryObserver?,
         _ start: Int,
         _ supervisor: (any DeliverySupervisor)?,
-        sync syncCall: (SyncHook) throws -> Bool,
-        function functionCall: (Function) throws -> Bool,
-        _ call: (Hook) async throws -> Bool
-    ) async {
+        _ calls: Calls
+    ) async where Calls.Hook == Hook, Calls.SyncHook == SyncHook, Calls.Function == Function {
         walk: for run in runs where run.positions.upperBound > start {
             let offset = run.base - run.positions.lowerBound
             for position in run.positions where position >= start {
@@ -197,9 +203,12 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable, Function: AnyObject & Se
                 var failure: (any Error)?
                 do {
                     switch run.form {
-                    case .syncProtocol: answer = try syncCall(syncHooks[position + offset])
-                    case .function: answer = try calls[position + offset]._withUnsafeGuaranteedRef(functionCall)
-                    case .async: answer = try await call(hooks[position + offset])
+                    case .syncProtocol: answer = try calls.callSync(syncHooks[position + offset])
+                    case .function:
+                        answer = try unretainedFunctions[position + offset]._withUnsafeGuaranteedRef {
+                            try calls.callFunction($0)
+                        }
+                    case .async: answer = try await calls.call(hooks[position + offset])
                     }
                 } catch {
                     failure = error
@@ -234,14 +243,20 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable, Function: AnyObject & Se
     }
 }
 
-extension Never {
-    /// The synchronous call of an event that has no such synchronous form: there is no hook to call.
-    static func noSyncHook(_ hook: Never) -> Bool {}
-}
+/// How one event's hooks are called, in each form, with the event's payload and context: the proxy's
+/// generated code has one per event (`DidBecomeActiveCalls`). The fan-out is generic over it, so it is
+/// specialized for each event and each call is direct: no closure is passed down, and none has to be
+/// specialized (the optimizer specialized closures for some events only, which cost a synchronous hook an
+/// extra indirect call).
+protocol HookCalls {
+    associatedtype Hook
+    associatedtype SyncHook
+    associatedtype Function: AnyObject
 
-extension NoFunction {
-    /// The call of the synchronous function of an event that cannot have one: there is none to call.
-    static func noHook(_ function: NoFunction) -> Bool {
-        fatalError("an event without a synchronous form has no registered function")
-    }
+    /// Calls a hook of the deprecated synchronous protocol.
+    func callSync(_ hook: SyncHook) throws -> Bool
+    /// Calls a registered synchronous function.
+    func callFunction(_ function: Function) throws -> Bool
+    /// Awaits an asynchronous hook.
+    func call(_ hook: Hook) async throws -> Bool
 }

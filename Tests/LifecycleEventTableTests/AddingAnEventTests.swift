@@ -132,16 +132,30 @@ struct AddingAnEventTests {
                                 observer: observer,
                                 from: start,
                                 supervisor: supervisor,
-                                sync: Never.noSyncHook,
-                                function: {
-                                    try $0.function(context)
-                                    return false
-                                },
-                                async: {
-                                    try await $0.didReceiveBeacon(context)
-                                    return false
-                                }
+                                calls: DidReceiveBeaconCalls(context: context)
                             )
+                """
+            )
+        )
+        #expect(
+            proxy.contains(
+                """
+                /// How the proxy calls ``LifecycleEvent/didReceiveBeacon``'s hooks, in each form.
+                struct DidReceiveBeaconCalls: HookCalls {
+                    let context: LifecycleContext
+
+                    func callSync(_ hook: Never) -> Bool {}
+
+                    func callFunction(_ function: DidReceiveBeaconFunction) throws -> Bool {
+                        try function.function(context)
+                        return false
+                    }
+
+                    func call(_ hook: any DidReceiveBeacon) async throws -> Bool {
+                        try await hook.didReceiveBeacon(context)
+                        return false
+                    }
+                }
                 """
             )
         )
@@ -190,6 +204,8 @@ struct AddingAnEventTests {
         #expect(
             proxy.contains("    package func ping(\n        _ message: String,\n        observer: DeliveryObserver?,")
         )
-        #expect(proxy.contains("            function: { try $0.function(message, context) },\n"))
+        #expect(proxy.contains("            calls: PingCalls(message: message, context: context)\n"))
+        #expect(proxy.contains("    let message: String\n    let context: LifecycleContext\n"))
+        #expect(proxy.contains("        try function.function(message, context)\n"))
     }
 }
