@@ -22,6 +22,7 @@ struct SymbolGraph: Decodable {
         struct Identifier: Decodable { let precise: String }
         struct Fragment: Decodable { let spelling: String }
         struct Location: Decodable {}
+        struct Availability: Decodable { let isUnconditionallyDeprecated: Bool? }
         let kind: Kind
         let identifier: Identifier
         let pathComponents: [String]
@@ -29,6 +30,10 @@ struct SymbolGraph: Decodable {
         let accessLevel: String
         let location: Location?
         let spi: Bool?
+        let availability: [Availability]?
+
+        /// `@available(*, deprecated)`: kept for a while, and no longer part of the documented API.
+        var isDeprecated: Bool { availability?.contains { $0.isUnconditionallyDeprecated == true } ?? false }
     }
     struct Relationship: Decodable {
         let kind: String
@@ -67,6 +72,8 @@ var text = """
     CI fails when the public surface changes and this file does not; to update it, run
     `\(rewrite)` and review the change like code.
     What counts as public API is written in \(definition).
+    Declarations deprecated unconditionally (`@available(*, deprecated)`) are kept for a release and
+    listed apart, after each product's API: they are no longer part of it.
 
     """
 
@@ -76,6 +83,7 @@ for product in products {
         ($0.contains("@") ? 1 : 0, $0) < ($1.contains("@") ? 1 : 0, $1)
     }
     var lines: Set<String> = []
+    var deprecated: Set<String> = []
     var own: [String: String] = [:]  // the product's own symbols, by precise identifier
     for (index, file) in graphs.enumerated() {
         let data = try Data(contentsOf: directory.appendingPathComponent(file))
@@ -101,7 +109,8 @@ for product in products {
             let declaration = fragments.map(\.spelling).joined()
                 .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
             let path = symbol.pathComponents.dropLast().joined(separator: ".")
-            lines.insert(path.isEmpty ? declaration : "\(path): \(declaration)")
+            let line = path.isEmpty ? declaration : "\(path): \(declaration)"
+            if symbol.isDeprecated { deprecated.insert(line) } else { lines.insert(line) }
         }
         for relationship in graph.relationships where relationship.kind == "conformsTo" {
             guard let source = paths[relationship.source], !source.isEmpty else { continue }
@@ -115,7 +124,13 @@ for product in products {
         FileHandle.standardError.write(Data("no public symbols for \(product) in \(directory.path)\n".utf8))
         exit(1)
     }
-    text += "\n## \(product)\n\n```\n" + lines.sorted().joined(separator: "\n") + "\n```\n"
+    let conformances = lines.filter { $0.contains(": conforms to ") }.count
+    text += "\n## \(product)\n\n\(lines.count - conformances) declarations and \(conformances) conformances"
+    text += deprecated.isEmpty ? ".\n" : "; \(deprecated.count) deprecated declarations below.\n"
+    text += "\n```\n" + lines.sorted().joined(separator: "\n") + "\n```\n"
+    if !deprecated.isEmpty {
+        text += "\n### \(product), deprecated\n\n```\n" + deprecated.sorted().joined(separator: "\n") + "\n```\n"
+    }
 }
 
 try text.write(to: output, atomically: true, encoding: .utf8)

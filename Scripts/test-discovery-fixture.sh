@@ -199,7 +199,7 @@ extension LedgerModule: MessageReceiving {
     }
 }
 
-struct AnnouncerModule: LifecycleModule, SyncDidFinishLaunching {
+struct AnnouncerModule: LifecycleModule, DidFinishLaunching {
     static let priority: ModulePriority = .low
     init(context: LifecycleContext) {}
     func didFinishLaunching(_ context: LifecycleContext) throws -> Bool {
@@ -213,6 +213,10 @@ swift build > "$work/build5.log" 2>&1 || { cat "$work/build5.log"; echo "FAIL: t
 generated=$(find .build -path '*ModuleDiscoveryPlugin/ModuleManifest+FeatureB.swift' | head -1)
 [ -n "$generated" ] || { echo "FAIL: no generated manifest for FeatureB"; exit 1; }
 check "the manifest adds the receivers with withMessages" "    ).withMessages(receivers: _lifecycleMessageReceivers_FeatureB())" "$(grep '^    )\.' "$generated")"
+grep -qxF '        hooks.didFinishLaunching(module, synchronously: { try module.didFinishLaunching($0) })' "$generated" ||
+    { cat "$generated"; echo "FAIL: AnnouncerModule's synchronous hook is not registered as a function"; exit 1; }
+echo "ok: a synchronous hook is registered to be called without an await, without a Sync… protocol"
+! grep -q "deprecated" "$work/build5.log" || { cat "$work/build5.log"; echo "FAIL: the build warns about a deprecation"; exit 1; }
 check "the receivers, in manifest order, and only they" "private func _lifecycleMessageReceivers_FeatureB() -> [any MessageReceiving.Type] {
     var receivers: [any MessageReceiving.Type] = []
     receivers.append(InboxModule.self)

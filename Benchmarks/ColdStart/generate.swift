@@ -38,7 +38,8 @@ func write(_ text: String, to path: String) throws {
     try text.write(to: url, atomically: true, encoding: .utf8)
 }
 
-/// The capabilities of module `index`: a realistic spread of one to three hooks, sync and async.
+/// The capabilities of module `index`: a realistic spread of one to three hooks, sync and async. A synchronous
+/// hook is an ordinary function: the plugin registers it to be called without an `await`.
 func hooks(_ index: Int) -> (protocols: [String], body: [String]) {
     switch index % 4 {
     case 0:
@@ -51,7 +52,7 @@ func hooks(_ index: Int) -> (protocols: [String], body: [String]) {
         )
     case 1:
         return (
-            ["SyncDidBecomeActive", "SyncWillTerminate", "WarmUpStage"],
+            ["DidBecomeActive", "WillTerminate", "WarmUpStage"],
             [
                 "    public func didBecomeActive(_ context: LifecycleContext) throws {}",
                 "    public func willTerminate(_ context: LifecycleContext) throws {}",
@@ -60,7 +61,7 @@ func hooks(_ index: Int) -> (protocols: [String], body: [String]) {
         )
     case 2:
         return (
-            ["SyncWillFinishLaunching", "SyncDidEnterBackground"],
+            ["WillFinishLaunching", "DidEnterBackground"],
             [
                 "    public func willFinishLaunching(_ context: LifecycleContext) throws -> Bool { true }",
                 "    public func didEnterBackground(_ context: LifecycleContext) throws {}",
@@ -68,7 +69,7 @@ func hooks(_ index: Int) -> (protocols: [String], body: [String]) {
         )
     default:
         return (
-            ["SyncDidReceiveMemoryWarning"],
+            ["DidReceiveMemoryWarning"],
             ["    public func didReceiveMemoryWarning(_ context: LifecycleContext) throws {}"]
         )
     }

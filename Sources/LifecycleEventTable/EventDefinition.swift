@@ -3,9 +3,11 @@
 ///
 /// The names follow one convention, so a row states each name once: the event `didEnterBackground` is
 /// `LifecycleEvent.didEnterBackground`, the case `LifecycleEvent.Builtin.didEnterBackground` and the
-/// `ModuleHooks` method `didEnterBackground(_:)`; its capability protocol is `DidEnterBackground`, and its
-/// synchronous form, when it has one, `SyncDidEnterBackground`. The hook's own name may differ
-/// (`setUp(_:)` for the event `setup`, `open(_:context:)` for `openURL`).
+/// `ModuleHooks` methods `didEnterBackground(_:)` and, when the hook may be synchronous,
+/// `didEnterBackground(_:synchronously:)`; its capability protocol is `DidEnterBackground`. The hook's own
+/// name may differ (`setUp(_:)` for the event `setup`, `open(_:context:)` for `openURL`). The events that had a
+/// `Sync…` twin keep it for one release as a deprecated alias, `SyncDidEnterBackground`, of a protocol that is
+/// not API, `_SyncDidEnterBackground`.
 package struct EventDefinition: Sendable, Hashable {
     /// The order in which participants receive the event (`LifecycleEvent.direction`).
     package enum Direction: String, Sendable, Hashable {
@@ -43,8 +45,12 @@ package struct EventDefinition: Sendable, Hashable {
     package var name: String
     /// The capability protocol a participant adopts to handle the event.
     package var capability: String
-    /// Whether the event also has a synchronous form, `Sync<capability>`, called without an `await`.
+    /// Whether the hook may be a synchronous function, which the proxy calls without an `await`: the generated
+    /// manifest registers a module's synchronous hook through `ModuleHooks.<name>(_:synchronously:)`.
     package var hasSyncForm: Bool
+    /// Whether the event keeps its `Sync<capability>` protocol, deprecated, for one release (issue 31): the
+    /// events that had one before synchronous hooks were read from the source. No new event gets one.
+    package var hasDeprecatedSyncProtocol: Bool
     /// The hook's base name: `setUp` for `setUp(_:)`.
     package var hook: String
     /// The parameters before the context. An event with a payload is delivered through an entry point of its
@@ -64,6 +70,7 @@ package struct EventDefinition: Sendable, Hashable {
         name: String,
         capability: String,
         hasSyncForm: Bool = true,
+        hasDeprecatedSyncProtocol: Bool = false,
         hook: String,
         payload: [Parameter] = [],
         direction: Direction = .forward,
@@ -75,6 +82,7 @@ package struct EventDefinition: Sendable, Hashable {
         self.name = name
         self.capability = capability
         self.hasSyncForm = hasSyncForm
+        self.hasDeprecatedSyncProtocol = hasDeprecatedSyncProtocol && hasSyncForm
         self.hook = hook
         self.payload = payload
         self.direction = direction
@@ -84,8 +92,36 @@ package struct EventDefinition: Sendable, Hashable {
         self.hookDocumentation = hookDocumentation
     }
 
-    /// The synchronous form's protocol, `Sync<capability>`, if the event has one.
-    package var syncCapability: String? { hasSyncForm ? "Sync" + capability : nil }
+    /// The deprecated name of the synchronous form, `Sync<capability>`, if the event keeps one: what code
+    /// written before adopts, and what the scanner reads.
+    package var syncCapability: String? { hasDeprecatedSyncProtocol ? "Sync" + capability : nil }
+
+    /// The protocol behind ``syncCapability``, `_Sync<capability>`: the hook without `async`, kept for one
+    /// release and not API (a leading underscore). The runtime casts to it.
+    package var syncProtocol: String? { hasDeprecatedSyncProtocol ? "_Sync" + capability : nil }
+
+    /// The `package` class that keeps a registered synchronous function, `DidBecomeActiveFunction`, if the
+    /// hook may be synchronous.
+    package var functionClass: String? { hasSyncForm ? capability + "Function" : nil }
+
+    /// The type of a synchronous hook as `ModuleHooks` stores it, a function of the payload and the context:
+    /// `@Sendable (URL, LifecycleContext) throws -> Bool`.
+    package var functionType: String {
+        let parameters = payload.map(\.type) + ["LifecycleContext"]
+        return "@Sendable (\(parameters.joined(separator: ", "))) throws -> \(answers ? "Bool" : "Void")"
+    }
+
+    /// The argument labels of the hook, `_` for none: `["_", "context"]` for `open(_:context:)`.
+    package var hookLabels: [String] { payload.map(\.label) + [payload.isEmpty ? "_" : "context"] }
+
+    /// The types of the hook's parameters as the table writes them: `["URL", "LifecycleContext"]`.
+    package var hookTypes: [String] { payload.map(\.type) + ["LifecycleContext"] }
+
+    /// A synchronous hook kept as a function, called on the payload's and the context's values:
+    /// `$0.function(url, context)`.
+    package func functionCall(on function: String) -> String {
+        "\(function)(\((payload.map(\.name) + ["context"]).joined(separator: ", ")))"
+    }
 
     /// Whether the hook returns a `Bool` (an answer) rather than nothing.
     package var answers: Bool { result != .none }

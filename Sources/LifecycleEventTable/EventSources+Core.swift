@@ -1,7 +1,8 @@
 extension EventSources {
     // MARK: - LifecycleCore/Modules/Hooks.swift
 
-    /// The capability protocols: one per event, and its synchronous form where the event has one.
+    /// The capability protocols, one per event, their synchronous forms, and the deprecated aliases the table
+    /// keeps.
     static func hooks(_ events: [EventDefinition]) -> GeneratedSource {
         var lines = foundationImport(events, access: "public")
         if !lines.isEmpty { lines.append("") }
@@ -11,13 +12,16 @@ extension EventSources {
             "// event from these conformances, once, when it is built, without calling any hook.",
             "//",
             "// Every hook is `async throws`. A plain synchronous function satisfies an `async` requirement, so a module",
-            "// whose hook does not await writes an ordinary function. A hook that throws does not stop delivery to the",
-            "// other participants; see `ApplicationHost` for how failures are reported.",
+            "// whose hook does not await writes an ordinary function, and the discovery plugin, which sees that it is",
+            "// not `async`, registers it to be called without an `await` (`ModuleHooks.<event>(_:synchronously:)`): the",
+            "// proxy walks a run of synchronous hooks as a plain loop. A hook that throws does not stop delivery to",
+            "// the other participants; see `ApplicationHost` for how failures are reported.",
             "//",
-            "// An event may also have a synchronous form, `Sync…`, which refines the asynchronous protocol with a",
-            "// non-`async` requirement of the same name. A participant that adopts it is called without an `await`: the",
-            "// proxy walks a run of synchronous implementers as a plain loop, at the cost of a direct call. Delivery",
-            "// order and results do not depend on the form.",
+            "// A registered synchronous function is kept in a `…Function` object, which the proxy calls through",
+            "// without reference counting. The events that had a synchronous twin protocol keep it for one release,",
+            "// deprecated: `Sync…` is an alias of `_Sync…`, which refines the asynchronous protocol with a non-`async`",
+            "// requirement of the same name and is not API. The proxy still calls a participant that adopts it",
+            "// without an `await`, also when the host learns its conformances at run time.",
         ]
         for event in events {
             let returns = event.answers ? " -> Bool" : ""
@@ -27,24 +31,53 @@ extension EventSources {
             lines.append("public protocol \(event.capability): Sendable {")
             lines += documentation(event.hookDocumentation, indent: "    ")
             lines += ["    func \(event.hook)(\(event.hookParameters)) async throws\(returns)", "}"]
-            guard let sync = event.syncCapability else { continue }
             let capability = event.capability
+            if let function = event.functionClass {
+                lines += [
+                    "",
+                    "/// A synchronous `\(event.hookSelector)` that a capability table registered",
+                    "/// (`ModuleHooks.\(event.name)(_:synchronously:)`): the function that calls it, in an object the proxy",
+                    "/// calls through without reference counting.",
+                    "package final class \(function): Sendable {",
+                    "    package let function: \(event.functionType)",
+                    "",
+                    "    init(_ function: @escaping \(event.functionType)) {",
+                    "        self.function = function",
+                    "    }",
+                    "}",
+                ]
+            }
+            guard let alias = event.syncCapability, let sync = event.syncProtocol else { continue }
             lines += [
                 "",
-                "/// The synchronous form of ``\(capability)``: the same hook, called without an `await`.",
-                "///",
-                "/// Adopt it instead of ``\(capability)`` when the hook never suspends; the one non-`async` function "
-                    + "satisfies both",
-                "/// requirements. The proxy calls it directly, in the same delivery order and with the same result rule.",
-                "/// Swift prefers the `async` overload inside `async` code, so to call it yourself from there, go through",
-                "/// a synchronous function or closure.",
+                "/// The synchronous requirement behind the deprecated ``\(alias)``, kept for one release: not API.",
+                "/// Adopt ``\(capability)`` and write the hook without `async` instead.",
                 "public protocol \(sync): \(capability) {",
                 "    /// ``\(capability)/\(event.hookSelector)``, without suspending.",
                 "    func \(event.hook)(\(event.hookParameters)) throws\(returns)",
                 "}",
+                "",
+                "/// Deprecated: adopt ``\(capability)`` and write `\(event.hookSelector)` without `async`.",
+                "///",
+                "/// The discovery plugin reads that the function is not `async`, and the proxy calls a discovered module's",
+                "/// synchronous hook without an `await`, as it called this protocol's requirement. A module listed by hand",
+                "/// (its conformances read at run time) is awaited instead, ~25 ns more per call. Kept for one release.",
             ]
+            lines += deprecated("adopt \(capability) and write \(event.hookSelector) without async", indent: "")
+            lines.append("public typealias \(alias) = \(sync)")
         }
         return file("Sources/LifecycleCore/Modules/Hooks.swift", lines)
+    }
+
+    /// `@available(*, deprecated, message: "<message>")`, on one line when it fits, else as `swift format` breaks
+    /// it (a string literal is never broken).
+    static func deprecated(_ message: String, indent: String) -> [String] {
+        let line = "\(indent)@available(*, deprecated, message: \"\(message)\")"
+        guard line.count > lineLength else { return [line] }
+        return [
+            "\(indent)@available(", "\(indent)    *,", "\(indent)    deprecated,",
+            "\(indent)    message: \"\(message)\"", "\(indent))",
+        ]
     }
 
     // MARK: - LifecycleCore/Events/LifecycleEvent+Builtin.swift
@@ -94,7 +127,9 @@ extension EventSources {
 
     /// `BuiltinHookLists`, one `HookList` per event, and `ModuleHooks`' registration methods and casts.
     static func moduleHooks(_ events: [EventDefinition]) -> GeneratedSource {
-        var lines = [
+        var lines = foundationImport(events, access: "public")
+        if !lines.isEmpty { lines.append("") }
+        lines += [
             "/// The implementers of each built-in event gathered so far, one ``HookList`` per event: what",
             "/// ``ModuleHooks`` fills and the delegate proxy orders for delivery.",
             "package struct BuiltinHookLists: Sendable {",
@@ -113,17 +148,35 @@ extension EventSources {
         lines += ["        ]", "        .compactMap { $0 }", "    }", "}", "", "extension ModuleHooks {"]
         for event in events {
             let name = event.name
-            let handles = "    /// The participant handles ``LifecycleEvent/\(name)`` through"
+            let handles = "    /// The participant handles ``LifecycleEvent/\(name)``"
             lines += [
-                "\(handles) ``\(event.capability)``.",
+                "\(handles) through ``\(event.capability)``.",
                 "    public mutating func \(name)(_ hook: any \(event.capability)) {",
                 "        builtins.\(name).append(hook, at: position)",
                 "    }",
             ]
-            if let sync = event.syncCapability {
+            if event.hasSyncForm {
                 lines += [
-                    "\(handles) ``\(sync)``, called without an `await`.",
-                    "    public mutating func \(name)(sync hook: any \(sync)) {",
+                    "",
+                    "\(handles) with a synchronous function, called",
+                    "    /// without an `await`: `call` calls the participant's own `\(event.hookSelector)`, so the compiler",
+                    "    /// checks that it is synchronous.",
+                    "    public mutating func \(name)(",
+                    "        _ participant: some \(event.capability),",
+                    "        synchronously call: @escaping \(event.functionType)",
+                    "    ) {",
+                    "        builtins.\(name).append(function: \(event.functionClass ?? "")(call), at: position)",
+                    "    }",
+                ]
+            }
+            if let alias = event.syncCapability {
+                lines += ["", "\(handles) through the deprecated", "    /// `\(alias)`, called without an `await`."]
+                lines += deprecated(
+                    "use \(name)(_:synchronously:), with a closure that calls the module's hook",
+                    indent: "    "
+                )
+                lines += [
+                    "    public mutating func \(name)(sync hook: any \(alias)) {",
                     "        builtins.\(name).append(sync: hook, at: position)",
                     "    }",
                 ]
@@ -132,15 +185,16 @@ extension EventSources {
         }
         lines += [
             "    /// Adds the hooks of `participant` for every built-in event by asking the runtime whether it conforms to",
-            "    /// each capability protocol: the asynchronous one first, then its synchronous refinement.",
+            "    /// each capability protocol: the asynchronous one first, then the deprecated synchronous one that refines",
+            "    /// it, the one way the runtime can tell that a hook is synchronous.",
             "    mutating func addBuiltins(casting participant: any Sendable) {",
         ]
         for event in events {
             lines.append("        if let hook = participant as? any \(event.capability) {")
-            if let sync = event.syncCapability {
+            if let sync = event.syncProtocol {
                 lines += [
                     "            if let sync = participant as? any \(sync) {",
-                    "                \(event.name)(sync: sync)",
+                    "                builtins.\(event.name).append(sync: sync, at: position)",
                     "            } else {",
                     "                \(event.name)(hook)",
                     "            }",

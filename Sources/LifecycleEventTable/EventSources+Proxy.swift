@@ -2,7 +2,8 @@ extension EventSources {
     // MARK: - LifecycleProxy/DelegateProxy+Events.swift
 
     /// `BuiltinImplementers`, each event's implementers in delivery order, and the proxy's fan-out of each
-    /// event: one direct call of the hook per implementer, as `Implementers.fanOut` takes it.
+    /// event: one direct call of the hook per implementer, through the event's `HookCalls`, for which
+    /// `Implementers.fanOut` is specialized.
     static func delegateProxy(_ events: [EventDefinition]) -> GeneratedSource {
         var lines = foundationImport(events, access: "package")
         lines += [
@@ -38,7 +39,48 @@ extension EventSources {
             lines += [""] + entryPoint(event)
         }
         lines.append("}")
+        for event in events {
+            lines += [""] + calls(event)
+        }
         return file("Sources/LifecycleProxy/DelegateProxy+Events.swift", lines)
+    }
+
+    /// The calls of one event's hooks in each form, with its payload and context: `DidBecomeActiveCalls`.
+    private static func calls(_ event: EventDefinition) -> [String] {
+        let name = event.capability + "Calls"
+        let types = hookTypes(event)
+        var lines = [
+            "/// How the proxy calls ``LifecycleEvent/\(event.name)``'s hooks, in each form.",
+            "struct \(name): HookCalls {",
+        ]
+        lines += event.payload.map { "    let \($0.name): \($0.type)" }
+        lines += ["    let context: LifecycleContext", ""]
+        func body(_ call: String) -> [String] {
+            event.answers ? ["        try \(call)"] : ["        try \(call)", "        return false"]
+        }
+        if let sync = event.syncProtocol {
+            lines.append("    func callSync(_ hook: any \(sync)) throws -> Bool {")
+            lines += body(event.hookCall(on: "hook")) + ["    }", ""]
+        } else {
+            lines += ["    func callSync(_ hook: Never) -> Bool {}", ""]
+        }
+        if let function = event.functionClass {
+            lines.append("    func callFunction(_ function: \(function)) throws -> Bool {")
+            lines += body(event.functionCall(on: "function.function")) + ["    }", ""]
+        } else {
+            lines += [
+                "    func callFunction(_ function: \(types[2])) -> Bool {",
+                "        fatalError(\"\\(LifecycleEvent.\(event.name)) has no synchronous form\")",
+                "    }",
+                "",
+            ]
+        }
+        lines.append("    func call(_ hook: \(types[0])) async throws -> Bool {")
+        lines +=
+            (event.answers
+                ? ["        try await \(event.hookCall(on: "hook"))"]
+                : ["        try await \(event.hookCall(on: "hook"))", "        return false"]) + ["    }", "}"]
+        return lines
     }
 
     /// The fan-out of every event without a payload, by event.
@@ -91,7 +133,8 @@ extension EventSources {
         return lines
     }
 
-    /// `return await implementers.<event>.fanOut(…)`, with the call of the hook for each form.
+    /// `return await implementers.<event>.fanOut(…)`, with the event's `…Calls`: how its hooks are called in
+    /// each form.
     private static func fanOut(
         _ event: EventDefinition,
         of value: String,
@@ -106,22 +149,8 @@ extension EventSources {
             "\(indent)    from: start,",
             "\(indent)    supervisor: supervisor,",
         ]
-        let call = event.hookCall(on: "$0")
-        if !event.hasSyncForm {
-            lines.append("\(indent)    sync: Never.noSyncHook,")
-        } else if event.answers {
-            lines.append("\(indent)    sync: { try \(call) },")
-        } else {
-            lines += [
-                "\(indent)    sync: {",
-                "\(indent)        try \(call)",
-                "\(indent)        return false",
-                "\(indent)    },",
-            ]
-        }
-        lines += ["\(indent)    async: {", "\(indent)        try await \(call)"]
-        if !event.answers { lines.append("\(indent)        return false") }
-        lines += ["\(indent)    }", "\(indent))"]
+        let payload = event.payload.map { "\($0.name): \($0.name), " }.joined()
+        lines += ["\(indent)    calls: \(event.capability)Calls(\(payload)context: context)", "\(indent))"]
         return lines
     }
 }

@@ -56,19 +56,29 @@ package enum EventSources {
     }
 
     /// `prefix Generic<A, B>suffix` on one line, or, when that is too long, with the arguments on a line
-    /// of their own, as `swift format` breaks it.
+    /// of their own, as `swift format` breaks it (and a type annotation's type on a line of its own first).
     static func generic(_ prefix: String, _ type: String, _ arguments: [String], _ suffix: String) -> [String] {
         let joined = arguments.joined(separator: ", ")
         let line = "\(prefix)\(type)<\(joined)>\(suffix)"
         guard line.count > lineLength else { return [line] }
         let indent = String(prefix.prefix { $0 == " " })
+        if prefix.hasSuffix(": ") {
+            return [
+                String(prefix.dropLast()), "\(indent)    \(type)<", "\(indent)        \(joined)",
+                "\(indent)    >\(suffix)",
+            ]
+        }
         return ["\(prefix)\(type)<", "\(indent)    \(joined)", "\(indent)>\(suffix)"]
     }
 
-    /// The two hook types of an event's lists (`HookList`, `Implementers`): the capability, and its synchronous
-    /// form, or `Never` when the event has none.
+    /// The three hook types of an event's lists (`HookList`, `Implementers`): the capability; the deprecated
+    /// synchronous protocol, or `Never` when the event keeps none; and the class that keeps a registered
+    /// synchronous function, or `NoFunction` when the hook cannot be synchronous.
     static func hookTypes(_ event: EventDefinition) -> [String] {
-        ["any \(event.capability)", event.syncCapability.map { "any \($0)" } ?? "Never"]
+        [
+            "any \(event.capability)", event.syncProtocol.map { "any \($0)" } ?? "Never",
+            event.functionClass ?? "NoFunction",
+        ]
     }
 
     /// The file: the notice, then `lines`, ending with a newline.

@@ -14,12 +14,17 @@
 ///
 /// The order is the order of a full lifecycle: `LifecycleEvent.builtinEvents`, the generated code and the
 /// capability table of each generated manifest follow it.
+///
+/// `hasDeprecatedSyncProtocol` marks the eleven events whose `Sync…` twin stays one release as a deprecated
+/// alias (issue 31): a synchronous hook is read from the source now, so no new event gets a twin. Removing the
+/// twins is deleting those arguments and running the script.
 package enum EventTable {
     /// Every built-in event, in the order a full lifecycle emits them.
     package static let builtins: [EventDefinition] = [
         EventDefinition(
             name: "willFinishLaunching",
             capability: "WillFinishLaunching",
+            hasDeprecatedSyncProtocol: true,
             hook: "willFinishLaunching",
             result: .anyTrue(whenUnanswered: true),
             summary: "The first launch event. Bool result, OR-combined; `true` when nobody implements it.",
@@ -33,6 +38,7 @@ package enum EventTable {
         EventDefinition(
             name: "setup",
             capability: "SetupStage",
+            hasDeprecatedSyncProtocol: true,
             hook: "setUp",
             summary: """
                 The first launch stage, after ``willFinishLaunching``: set up what others will need. In order.
@@ -46,6 +52,7 @@ package enum EventTable {
         EventDefinition(
             name: "initialize",
             capability: "InitializeStage",
+            hasDeprecatedSyncProtocol: true,
             hook: "initialize",
             summary: """
                 The second launch stage, after ``setup``: initialise the module's own state. In order.
@@ -73,6 +80,7 @@ package enum EventTable {
         EventDefinition(
             name: "didFinishLaunching",
             capability: "DidFinishLaunching",
+            hasDeprecatedSyncProtocol: true,
             hook: "didFinishLaunching",
             result: .anyTrue(whenUnanswered: true),
             summary: "The second launch event. Bool result, OR-combined; `true` when nobody implements it.",
@@ -86,6 +94,7 @@ package enum EventTable {
         EventDefinition(
             name: "willEnterForeground",
             capability: "WillEnterForeground",
+            hasDeprecatedSyncProtocol: true,
             hook: "willEnterForeground",
             summary: "Sent when the host leaves the background, before ``didBecomeActive``.",
             hookDocumentation: "Called when the host leaves the background, before it becomes active again."
@@ -93,6 +102,7 @@ package enum EventTable {
         EventDefinition(
             name: "didBecomeActive",
             capability: "DidBecomeActive",
+            hasDeprecatedSyncProtocol: true,
             hook: "didBecomeActive",
             summary: """
                 Sent whenever the host becomes active: at the end of launch, and when it returns to the foreground.
@@ -104,6 +114,7 @@ package enum EventTable {
         EventDefinition(
             name: "willResignActive",
             capability: "WillResignActive",
+            hasDeprecatedSyncProtocol: true,
             hook: "willResignActive",
             direction: .reverse,
             summary: "Sent whenever the host stops being active. Delivered in reverse order.",
@@ -115,6 +126,7 @@ package enum EventTable {
         EventDefinition(
             name: "didEnterBackground",
             capability: "DidEnterBackground",
+            hasDeprecatedSyncProtocol: true,
             hook: "didEnterBackground",
             direction: .reverse,
             summary: "Sent when the host enters the background. Delivered in reverse order.",
@@ -123,6 +135,7 @@ package enum EventTable {
         EventDefinition(
             name: "willTerminate",
             capability: "WillTerminate",
+            hasDeprecatedSyncProtocol: true,
             hook: "willTerminate",
             direction: .reverse,
             summary: "Sent once, when the host terminates. Delivered in reverse order.",
@@ -131,6 +144,7 @@ package enum EventTable {
         EventDefinition(
             name: "didReceiveMemoryWarning",
             capability: "DidReceiveMemoryWarning",
+            hasDeprecatedSyncProtocol: true,
             hook: "didReceiveMemoryWarning",
             summary: "Sent when the host is asked to free memory.",
             hookDocumentation: """
@@ -140,6 +154,7 @@ package enum EventTable {
         EventDefinition(
             name: "openURL",
             capability: "OpenURL",
+            hasDeprecatedSyncProtocol: true,
             hook: "open",
             payload: [EventDefinition.Parameter("_", "url", "URL")],
             result: .anyTrue(whenUnanswered: false),

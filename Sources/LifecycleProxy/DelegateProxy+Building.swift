@@ -343,8 +343,14 @@ extension DelegateProxy {
             capabilities.hooks(slot.instance, &declared)
             var cast = ModuleHooks()
             cast.add(casting: slot.instance)
-            let runtime = cast.shape(at: 0) + slot.entry.castShape
             let claimed = declared.shape(at: 0) + capabilities.shape
+            // The runtime cannot see that a function is synchronous; the compiler checked each synchronous
+            // function a declaration registers, so a hook declared sync that the runtime calls async agrees.
+            let runtime = (cast.shape(at: 0) + slot.entry.castShape).map { line in
+                guard line.hasSuffix(" (async)") else { return line }
+                let sync = String(line.dropLast(" (async)".count)) + " (sync)"
+                return claimed.contains(sync) ? sync : line
+            }
             guard runtime != claimed else { continue }
             let missed = runtime.filter { !claimed.contains($0) }
             let extra = claimed.filter { !runtime.contains($0) }

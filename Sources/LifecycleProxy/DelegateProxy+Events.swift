@@ -11,18 +11,33 @@ package import LifecycleCore
 /// The implementers of every built-in event, in delivery order: one ``Implementers`` list per event, built
 /// once from the participants' hooks in the event's direction.
 struct BuiltinImplementers: Sendable {
-    let willFinishLaunching: Implementers<any WillFinishLaunching, any SyncWillFinishLaunching>
-    let setup: Implementers<any SetupStage, any SyncSetupStage>
-    let initialize: Implementers<any InitializeStage, any SyncInitializeStage>
-    let warmUp: Implementers<any WarmUpStage, Never>
-    let didFinishLaunching: Implementers<any DidFinishLaunching, any SyncDidFinishLaunching>
-    let willEnterForeground: Implementers<any WillEnterForeground, any SyncWillEnterForeground>
-    let didBecomeActive: Implementers<any DidBecomeActive, any SyncDidBecomeActive>
-    let willResignActive: Implementers<any WillResignActive, any SyncWillResignActive>
-    let didEnterBackground: Implementers<any DidEnterBackground, any SyncDidEnterBackground>
-    let willTerminate: Implementers<any WillTerminate, any SyncWillTerminate>
-    let didReceiveMemoryWarning: Implementers<any DidReceiveMemoryWarning, any SyncDidReceiveMemoryWarning>
-    let openURL: Implementers<any OpenURL, any SyncOpenURL>
+    let willFinishLaunching:
+        Implementers<
+            any WillFinishLaunching, any _SyncWillFinishLaunching, WillFinishLaunchingFunction
+        >
+    let setup: Implementers<any SetupStage, any _SyncSetupStage, SetupStageFunction>
+    let initialize: Implementers<any InitializeStage, any _SyncInitializeStage, InitializeStageFunction>
+    let warmUp: Implementers<any WarmUpStage, Never, NoFunction>
+    let didFinishLaunching:
+        Implementers<
+            any DidFinishLaunching, any _SyncDidFinishLaunching, DidFinishLaunchingFunction
+        >
+    let willEnterForeground:
+        Implementers<
+            any WillEnterForeground, any _SyncWillEnterForeground, WillEnterForegroundFunction
+        >
+    let didBecomeActive: Implementers<any DidBecomeActive, any _SyncDidBecomeActive, DidBecomeActiveFunction>
+    let willResignActive: Implementers<any WillResignActive, any _SyncWillResignActive, WillResignActiveFunction>
+    let didEnterBackground:
+        Implementers<
+            any DidEnterBackground, any _SyncDidEnterBackground, DidEnterBackgroundFunction
+        >
+    let willTerminate: Implementers<any WillTerminate, any _SyncWillTerminate, WillTerminateFunction>
+    let didReceiveMemoryWarning:
+        Implementers<
+            any DidReceiveMemoryWarning, any _SyncDidReceiveMemoryWarning, DidReceiveMemoryWarningFunction
+        >
+    let openURL: Implementers<any OpenURL, any _SyncOpenURL, OpenURLFunction>
 
     /// The hooks gathered in `lists`, ordered for delivery; `participants` holds every participant, by the
     /// positions the lists record.
@@ -80,10 +95,7 @@ extension DelegateProxy {
                 observer: observer,
                 from: start,
                 supervisor: supervisor,
-                sync: { try $0.willFinishLaunching(context) },
-                async: {
-                    try await $0.willFinishLaunching(context)
-                }
+                calls: WillFinishLaunchingCalls(context: context)
             )
         case .builtin(.setup):
             return await implementers.setup.fanOut(
@@ -92,14 +104,7 @@ extension DelegateProxy {
                 observer: observer,
                 from: start,
                 supervisor: supervisor,
-                sync: {
-                    try $0.setUp(context)
-                    return false
-                },
-                async: {
-                    try await $0.setUp(context)
-                    return false
-                }
+                calls: SetupStageCalls(context: context)
             )
         case .builtin(.initialize):
             return await implementers.initialize.fanOut(
@@ -108,14 +113,7 @@ extension DelegateProxy {
                 observer: observer,
                 from: start,
                 supervisor: supervisor,
-                sync: {
-                    try $0.initialize(context)
-                    return false
-                },
-                async: {
-                    try await $0.initialize(context)
-                    return false
-                }
+                calls: InitializeStageCalls(context: context)
             )
         case .builtin(.warmUp):
             return await implementers.warmUp.fanOut(
@@ -124,11 +122,7 @@ extension DelegateProxy {
                 observer: observer,
                 from: start,
                 supervisor: supervisor,
-                sync: Never.noSyncHook,
-                async: {
-                    try await $0.warmUp(context)
-                    return false
-                }
+                calls: WarmUpStageCalls(context: context)
             )
         case .builtin(.didFinishLaunching):
             return await implementers.didFinishLaunching.fanOut(
@@ -137,10 +131,7 @@ extension DelegateProxy {
                 observer: observer,
                 from: start,
                 supervisor: supervisor,
-                sync: { try $0.didFinishLaunching(context) },
-                async: {
-                    try await $0.didFinishLaunching(context)
-                }
+                calls: DidFinishLaunchingCalls(context: context)
             )
         case .builtin(.willEnterForeground):
             return await implementers.willEnterForeground.fanOut(
@@ -149,14 +140,7 @@ extension DelegateProxy {
                 observer: observer,
                 from: start,
                 supervisor: supervisor,
-                sync: {
-                    try $0.willEnterForeground(context)
-                    return false
-                },
-                async: {
-                    try await $0.willEnterForeground(context)
-                    return false
-                }
+                calls: WillEnterForegroundCalls(context: context)
             )
         case .builtin(.didBecomeActive):
             return await implementers.didBecomeActive.fanOut(
@@ -165,14 +149,7 @@ extension DelegateProxy {
                 observer: observer,
                 from: start,
                 supervisor: supervisor,
-                sync: {
-                    try $0.didBecomeActive(context)
-                    return false
-                },
-                async: {
-                    try await $0.didBecomeActive(context)
-                    return false
-                }
+                calls: DidBecomeActiveCalls(context: context)
             )
         case .builtin(.willResignActive):
             return await implementers.willResignActive.fanOut(
@@ -181,14 +158,7 @@ extension DelegateProxy {
                 observer: observer,
                 from: start,
                 supervisor: supervisor,
-                sync: {
-                    try $0.willResignActive(context)
-                    return false
-                },
-                async: {
-                    try await $0.willResignActive(context)
-                    return false
-                }
+                calls: WillResignActiveCalls(context: context)
             )
         case .builtin(.didEnterBackground):
             return await implementers.didEnterBackground.fanOut(
@@ -197,14 +167,7 @@ extension DelegateProxy {
                 observer: observer,
                 from: start,
                 supervisor: supervisor,
-                sync: {
-                    try $0.didEnterBackground(context)
-                    return false
-                },
-                async: {
-                    try await $0.didEnterBackground(context)
-                    return false
-                }
+                calls: DidEnterBackgroundCalls(context: context)
             )
         case .builtin(.willTerminate):
             return await implementers.willTerminate.fanOut(
@@ -213,14 +176,7 @@ extension DelegateProxy {
                 observer: observer,
                 from: start,
                 supervisor: supervisor,
-                sync: {
-                    try $0.willTerminate(context)
-                    return false
-                },
-                async: {
-                    try await $0.willTerminate(context)
-                    return false
-                }
+                calls: WillTerminateCalls(context: context)
             )
         case .builtin(.didReceiveMemoryWarning):
             return await implementers.didReceiveMemoryWarning.fanOut(
@@ -229,14 +185,7 @@ extension DelegateProxy {
                 observer: observer,
                 from: start,
                 supervisor: supervisor,
-                sync: {
-                    try $0.didReceiveMemoryWarning(context)
-                    return false
-                },
-                async: {
-                    try await $0.didReceiveMemoryWarning(context)
-                    return false
-                }
+                calls: DidReceiveMemoryWarningCalls(context: context)
             )
         case .builtin(.openURL), .custom, .message:
             return unanswered(event)
@@ -258,10 +207,235 @@ extension DelegateProxy {
             observer: observer,
             from: start,
             supervisor: supervisor,
-            sync: { try $0.open(url, context: context) },
-            async: {
-                try await $0.open(url, context: context)
-            }
+            calls: OpenURLCalls(url: url, context: context)
         )
+    }
+}
+
+/// How the proxy calls ``LifecycleEvent/willFinishLaunching``'s hooks, in each form.
+struct WillFinishLaunchingCalls: HookCalls {
+    let context: LifecycleContext
+
+    func callSync(_ hook: any _SyncWillFinishLaunching) throws -> Bool {
+        try hook.willFinishLaunching(context)
+    }
+
+    func callFunction(_ function: WillFinishLaunchingFunction) throws -> Bool {
+        try function.function(context)
+    }
+
+    func call(_ hook: any WillFinishLaunching) async throws -> Bool {
+        try await hook.willFinishLaunching(context)
+    }
+}
+
+/// How the proxy calls ``LifecycleEvent/setup``'s hooks, in each form.
+struct SetupStageCalls: HookCalls {
+    let context: LifecycleContext
+
+    func callSync(_ hook: any _SyncSetupStage) throws -> Bool {
+        try hook.setUp(context)
+        return false
+    }
+
+    func callFunction(_ function: SetupStageFunction) throws -> Bool {
+        try function.function(context)
+        return false
+    }
+
+    func call(_ hook: any SetupStage) async throws -> Bool {
+        try await hook.setUp(context)
+        return false
+    }
+}
+
+/// How the proxy calls ``LifecycleEvent/initialize``'s hooks, in each form.
+struct InitializeStageCalls: HookCalls {
+    let context: LifecycleContext
+
+    func callSync(_ hook: any _SyncInitializeStage) throws -> Bool {
+        try hook.initialize(context)
+        return false
+    }
+
+    func callFunction(_ function: InitializeStageFunction) throws -> Bool {
+        try function.function(context)
+        return false
+    }
+
+    func call(_ hook: any InitializeStage) async throws -> Bool {
+        try await hook.initialize(context)
+        return false
+    }
+}
+
+/// How the proxy calls ``LifecycleEvent/warmUp``'s hooks, in each form.
+struct WarmUpStageCalls: HookCalls {
+    let context: LifecycleContext
+
+    func callSync(_ hook: Never) -> Bool {}
+
+    func callFunction(_ function: NoFunction) -> Bool {
+        fatalError("\(LifecycleEvent.warmUp) has no synchronous form")
+    }
+
+    func call(_ hook: any WarmUpStage) async throws -> Bool {
+        try await hook.warmUp(context)
+        return false
+    }
+}
+
+/// How the proxy calls ``LifecycleEvent/didFinishLaunching``'s hooks, in each form.
+struct DidFinishLaunchingCalls: HookCalls {
+    let context: LifecycleContext
+
+    func callSync(_ hook: any _SyncDidFinishLaunching) throws -> Bool {
+        try hook.didFinishLaunching(context)
+    }
+
+    func callFunction(_ function: DidFinishLaunchingFunction) throws -> Bool {
+        try function.function(context)
+    }
+
+    func call(_ hook: any DidFinishLaunching) async throws -> Bool {
+        try await hook.didFinishLaunching(context)
+    }
+}
+
+/// How the proxy calls ``LifecycleEvent/willEnterForeground``'s hooks, in each form.
+struct WillEnterForegroundCalls: HookCalls {
+    let context: LifecycleContext
+
+    func callSync(_ hook: any _SyncWillEnterForeground) throws -> Bool {
+        try hook.willEnterForeground(context)
+        return false
+    }
+
+    func callFunction(_ function: WillEnterForegroundFunction) throws -> Bool {
+        try function.function(context)
+        return false
+    }
+
+    func call(_ hook: any WillEnterForeground) async throws -> Bool {
+        try await hook.willEnterForeground(context)
+        return false
+    }
+}
+
+/// How the proxy calls ``LifecycleEvent/didBecomeActive``'s hooks, in each form.
+struct DidBecomeActiveCalls: HookCalls {
+    let context: LifecycleContext
+
+    func callSync(_ hook: any _SyncDidBecomeActive) throws -> Bool {
+        try hook.didBecomeActive(context)
+        return false
+    }
+
+    func callFunction(_ function: DidBecomeActiveFunction) throws -> Bool {
+        try function.function(context)
+        return false
+    }
+
+    func call(_ hook: any DidBecomeActive) async throws -> Bool {
+        try await hook.didBecomeActive(context)
+        return false
+    }
+}
+
+/// How the proxy calls ``LifecycleEvent/willResignActive``'s hooks, in each form.
+struct WillResignActiveCalls: HookCalls {
+    let context: LifecycleContext
+
+    func callSync(_ hook: any _SyncWillResignActive) throws -> Bool {
+        try hook.willResignActive(context)
+        return false
+    }
+
+    func callFunction(_ function: WillResignActiveFunction) throws -> Bool {
+        try function.function(context)
+        return false
+    }
+
+    func call(_ hook: any WillResignActive) async throws -> Bool {
+        try await hook.willResignActive(context)
+        return false
+    }
+}
+
+/// How the proxy calls ``LifecycleEvent/didEnterBackground``'s hooks, in each form.
+struct DidEnterBackgroundCalls: HookCalls {
+    let context: LifecycleContext
+
+    func callSync(_ hook: any _SyncDidEnterBackground) throws -> Bool {
+        try hook.didEnterBackground(context)
+        return false
+    }
+
+    func callFunction(_ function: DidEnterBackgroundFunction) throws -> Bool {
+        try function.function(context)
+        return false
+    }
+
+    func call(_ hook: any DidEnterBackground) async throws -> Bool {
+        try await hook.didEnterBackground(context)
+        return false
+    }
+}
+
+/// How the proxy calls ``LifecycleEvent/willTerminate``'s hooks, in each form.
+struct WillTerminateCalls: HookCalls {
+    let context: LifecycleContext
+
+    func callSync(_ hook: any _SyncWillTerminate) throws -> Bool {
+        try hook.willTerminate(context)
+        return false
+    }
+
+    func callFunction(_ function: WillTerminateFunction) throws -> Bool {
+        try function.function(context)
+        return false
+    }
+
+    func call(_ hook: any WillTerminate) async throws -> Bool {
+        try await hook.willTerminate(context)
+        return false
+    }
+}
+
+/// How the proxy calls ``LifecycleEvent/didReceiveMemoryWarning``'s hooks, in each form.
+struct DidReceiveMemoryWarningCalls: HookCalls {
+    let context: LifecycleContext
+
+    func callSync(_ hook: any _SyncDidReceiveMemoryWarning) throws -> Bool {
+        try hook.didReceiveMemoryWarning(context)
+        return false
+    }
+
+    func callFunction(_ function: DidReceiveMemoryWarningFunction) throws -> Bool {
+        try function.function(context)
+        return false
+    }
+
+    func call(_ hook: any DidReceiveMemoryWarning) async throws -> Bool {
+        try await hook.didReceiveMemoryWarning(context)
+        return false
+    }
+}
+
+/// How the proxy calls ``LifecycleEvent/openURL``'s hooks, in each form.
+struct OpenURLCalls: HookCalls {
+    let url: URL
+    let context: LifecycleContext
+
+    func callSync(_ hook: any _SyncOpenURL) throws -> Bool {
+        try hook.open(url, context: context)
+    }
+
+    func callFunction(_ function: OpenURLFunction) throws -> Bool {
+        try function.function(url, context)
+    }
+
+    func call(_ hook: any OpenURL) async throws -> Bool {
+        try await hook.open(url, context: context)
     }
 }

@@ -1,17 +1,18 @@
 import LifecycleCore
 
-/// The participants that implement one event, in delivery order, with their hooks typed by the event's
-/// capability protocols: `SyncHook` for participants that adopted the synchronous form, `Hook` for the
-/// others. Built once; read-only afterwards.
+/// The participants that implement one event, in delivery order, with their hooks typed by form
+/// (``HookForm``): `Hook` for participants awaited through the capability protocol, `SyncHook` for those that
+/// adopted the deprecated synchronous protocol, `Function` for the objects that keep the synchronous
+/// functions a generated manifest registered. Built once; read-only afterwards.
 ///
 /// Delivery order is one list, `participants`; `runs` cuts it into stretches of one form, so a fan-out
 /// walks each stretch as a plain index loop over one hook array, calling synchronous hooks without an
 /// `await`.
-struct Implementers<Hook: Sendable, SyncHook: Sendable>: Sendable {
+struct Implementers<Hook: Sendable, SyncHook: Sendable, Function: AnyObject & Sendable>: Sendable {
     /// Consecutive implementers of one form: delivery positions `positions`, whose hooks start at `base`
-    /// in `syncHooks` or `hooks`.
+    /// in that form's array.
     struct Run: Sendable {
-        let isSync: Bool
+        let form: HookForm
         let positions: Range<Int>
         let base: Int
     }
@@ -20,61 +21,60 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable>: Sendable {
     let participants: [Participant]
     /// The asynchronous implementers' hooks, in delivery order.
     let hooks: [Hook]
-    /// The synchronous implementers' hooks, in delivery order.
+    /// The hooks of the implementers that adopted the deprecated synchronous protocol, in delivery order.
     let syncHooks: [SyncHook]
+    /// The synchronous functions' objects, in delivery order.
+    let functions: [Function]
+    /// The same objects, unretained: called through as guaranteed references, so a call costs no retain and
+    /// release (reading a closure, or a reference, out of an array copies it: a retain and a release, which
+    /// tripled the cost of a synchronous hook). `functions` keeps them alive as long as this list.
+    let unretainedFunctions: [Unmanaged<Function>]
     /// `participants`, cut into stretches of one form.
     let runs: [Run]
 
     /// The implementers gathered in `list`, in `direction` order; `table` holds every participant, by the
     /// positions the list records.
-    init(_ list: HookList<Hook, SyncHook>, _ table: [Participant], _ direction: DeliveryDirection) {
+    init(_ list: HookList<Hook, SyncHook, Function>, _ table: [Participant], _ direction: DeliveryDirection) {
         let forward = direction == .forward
         let count = list.positions.count
         var participants: [Participant] = []
         participants.reserveCapacity(count)
         var runs: [Run] = []
-        var asyncSeen = 0
-        var syncSeen = 0
+        var seen = [0, 0, 0]  // implementers of each form so far, by raw value
         for step in 0..<count {
             let index = forward ? step : count - 1 - step
             participants.append(table[list.positions[index]])
-            let isSync = list.isSync[index]
-            if let last = runs.last, last.isSync == isSync {
-                runs[runs.count - 1] = Run(
-                    isSync: isSync,
-                    positions: last.positions.lowerBound..<step + 1,
-                    base: last.base
-                )
+            let form = list.forms[index]
+            if let last = runs.last, last.form == form {
+                runs[runs.count - 1] = Run(form: form, positions: last.positions.lowerBound..<step + 1, base: last.base)
             } else {
-                runs.append(Run(isSync: isSync, positions: step..<step + 1, base: isSync ? syncSeen : asyncSeen))
+                runs.append(Run(form: form, positions: step..<step + 1, base: seen[Int(form.rawValue)]))
             }
-            if isSync { syncSeen += 1 } else { asyncSeen += 1 }
+            seen[Int(form.rawValue)] += 1
         }
-        let hooks = forward ? list.hooks : list.hooks.reversed()
-        let syncHooks = forward ? list.syncHooks : list.syncHooks.reversed()
         self.participants = participants
-        self.hooks = hooks
-        self.syncHooks = syncHooks
+        self.hooks = forward ? list.hooks : list.hooks.reversed()
+        self.syncHooks = forward ? list.syncHooks : list.syncHooks.reversed()
+        self.functions = forward ? list.functions : list.functions.reversed()
+        self.unretainedFunctions = functions.map { Unmanaged.passUnretained($0) }
         self.runs = runs
     }
 
-    /// Calls every implementer in order — `syncCall` for synchronous ones, `call` for the others — and
-    /// OR-combines the answers.
+    /// Calls every implementer in order, each in its form, through `calls`, and OR-combines the answers.
     @inline(__always)
-    func fanOut(
+    func fanOut<Calls: HookCalls>(
         _ event: LifecycleEvent,
         scope: DeliveryScope,
         observer: DeliveryObserver?,
         from start: Int = 0,
         supervisor: (any DeliverySupervisor)? = nil,
-        sync syncCall: (SyncHook) throws -> Bool,
-        async call: (Hook) async throws -> Bool
-    ) async -> EventOutcome<Bool> {
+        calls: Calls
+    ) async -> EventOutcome<Bool> where Calls.Hook == Hook, Calls.SyncHook == SyncHook, Calls.Function == Function {
         var tally = Tally()
         if case .all = scope, observer == nil, supervisor == nil, start == 0 {
-            await fanOutToAll(event, &tally, sync: syncCall, call)
+            await fanOutToAll(event, &tally, calls)
         } else {
-            await fanOutWatched(event, &tally, scope, observer, start, supervisor, sync: syncCall, call)
+            await fanOutWatched(event, &tally, scope, observer, start, supervisor, calls)
         }
         let result: Bool
         switch event.resultRule {
@@ -95,24 +95,26 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable>: Sendable {
     /// The common case — every implementer, nobody observing: each run is a plain index loop over its hook
     /// array. Each element is borrowed in place, and nothing is allocated unless a hook throws.
     @inline(__always)
-    private func fanOutToAll(
+    private func fanOutToAll<Calls: HookCalls>(
         _ event: LifecycleEvent,
         _ tally: inout Tally,
-        sync syncCall: (SyncHook) throws -> Bool,
-        _ call: (Hook) async throws -> Bool
-    ) async {
+        _ calls: Calls
+    ) async where Calls.Hook == Hook, Calls.SyncHook == SyncHook, Calls.Function == Function {
         var combined = false
         var answered = false
         for run in runs {
             let offset = run.base - run.positions.lowerBound
-            if run.isSync {
-                let (runCombined, runAnswered) = callSynchronously(run, event, &tally.failures, syncCall)
+            if run.form.isSync {
+                let (runCombined, runAnswered) =
+                    run.form == .function
+                    ? callFunctions(run, event, &tally.failures, calls)
+                    : callSynchronously(run, event, &tally.failures, calls)
                 combined = combined || runCombined
                 answered = answered || runAnswered
             } else {
                 for position in run.positions {
                     do {
-                        combined = try await call(hooks[position + offset]) || combined
+                        combined = try await calls.call(hooks[position + offset]) || combined
                         answered = true
                     } catch {
                         tally.failures.append(
@@ -127,22 +129,49 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable>: Sendable {
         tally.delivered = participants.count
     }
 
-    /// Calls one run of synchronous hooks, in a synchronous function: there, unlike in an `async` one,
-    /// Swift 6.3 borrows each existential in place instead of copying it out of the array.
+    /// Calls one run of hooks of the deprecated synchronous protocol, in a synchronous function: there,
+    /// unlike in an `async` one, Swift 6.3 borrows each existential in place instead of copying it out of the
+    /// array.
     ///
     /// - Returns: The OR of the answers, and whether any hook answered rather than threw.
     @inline(never)
-    private func callSynchronously(
+    private func callSynchronously<Calls: HookCalls>(
         _ run: Run,
         _ event: LifecycleEvent,
         _ failures: inout [HookFailure],
-        _ syncCall: (SyncHook) throws -> Bool
-    ) -> (combined: Bool, answered: Bool) {
+        _ calls: Calls
+    ) -> (combined: Bool, answered: Bool) where Calls.SyncHook == SyncHook {
         var combined = false
         var answered = false
         for index in run.base..<run.base + run.positions.count {
             do {
-                combined = try syncCall(syncHooks[index]) || combined
+                combined = try calls.callSync(syncHooks[index]) || combined
+                answered = true
+            } catch {
+                let participant = participants[run.positions.lowerBound + index - run.base]
+                failures.append(HookFailure(participant: participant, event: event, error: error))
+            }
+        }
+        return (combined, answered)
+    }
+
+    /// Calls one run of registered synchronous functions, each through its object's unretained reference:
+    /// no retain and release around a call, which reading the object (or a closure) out of an array costs.
+    ///
+    /// - Returns: The OR of the answers, and whether any hook answered rather than threw.
+    @inline(never)
+    private func callFunctions<Calls: HookCalls>(
+        _ run: Run,
+        _ event: LifecycleEvent,
+        _ failures: inout [HookFailure],
+        _ calls: Calls
+    ) -> (combined: Bool, answered: Bool) where Calls.Function == Function {
+        var combined = false
+        var answered = false
+        for index in run.base..<run.base + run.positions.count {
+            do {
+                combined =
+                    try unretainedFunctions[index]._withUnsafeGuaranteedRef { try calls.callFunction($0) } || combined
                 answered = true
             } catch {
                 let participant = participants[run.positions.lowerBound + index - run.base]
@@ -154,16 +183,15 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable>: Sendable {
 
     /// Every other case: a scope, an observer timing each call, a supervisor enforcing time limits, or a
     /// delivery resumed after a timeout.
-    private func fanOutWatched(
+    private func fanOutWatched<Calls: HookCalls>(
         _ event: LifecycleEvent,
         _ tally: inout Tally,
         _ scope: DeliveryScope,
         _ observer: DeliveryObserver?,
         _ start: Int,
         _ supervisor: (any DeliverySupervisor)?,
-        sync syncCall: (SyncHook) throws -> Bool,
-        _ call: (Hook) async throws -> Bool
-    ) async {
+        _ calls: Calls
+    ) async where Calls.Hook == Hook, Calls.SyncHook == SyncHook, Calls.Function == Function {
         walk: for run in runs where run.positions.upperBound > start {
             let offset = run.base - run.positions.lowerBound
             for position in run.positions where position >= start {
@@ -174,10 +202,13 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable>: Sendable {
                 var answer: Bool?
                 var failure: (any Error)?
                 do {
-                    if run.isSync {
-                        answer = try syncCall(syncHooks[position + offset])
-                    } else {
-                        answer = try await call(hooks[position + offset])
+                    switch run.form {
+                    case .syncProtocol: answer = try calls.callSync(syncHooks[position + offset])
+                    case .function:
+                        answer = try unretainedFunctions[position + offset]._withUnsafeGuaranteedRef {
+                            try calls.callFunction($0)
+                        }
+                    case .async: answer = try await calls.call(hooks[position + offset])
                     }
                 } catch {
                     failure = error
@@ -212,7 +243,20 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable>: Sendable {
     }
 }
 
-extension Never {
-    /// The synchronous call of an event that has no synchronous form: there is no hook to call.
-    static func noSyncHook(_ hook: Never) -> Bool {}
+/// How one event's hooks are called, in each form, with the event's payload and context: the proxy's
+/// generated code has one per event (`DidBecomeActiveCalls`). The fan-out is generic over it, so it is
+/// specialized for each event and each call is direct: no closure is passed down, and none has to be
+/// specialized (the optimizer specialized closures for some events only, which cost a synchronous hook an
+/// extra indirect call).
+protocol HookCalls {
+    associatedtype Hook
+    associatedtype SyncHook
+    associatedtype Function: AnyObject
+
+    /// Calls a hook of the deprecated synchronous protocol.
+    func callSync(_ hook: SyncHook) throws -> Bool
+    /// Calls a registered synchronous function.
+    func callFunction(_ function: Function) throws -> Bool
+    /// Awaits an asynchronous hook.
+    func call(_ hook: Hook) async throws -> Bool
 }

@@ -7,7 +7,7 @@ public import LifecycleCore
 /// A manifest with services adds it as its first entry, at `ModulePriority.maximum` with no
 /// dependencies, so it is first in every forward event and last in every reverse one. It shows in plans
 /// as `LifecycleServices.ServiceRegistryModule`.
-public struct ServiceRegistryModule: LifecycleModule, SyncSetupStage, SyncInitializeStage, WillTerminate {
+public struct ServiceRegistryModule: LifecycleModule, SetupStage, InitializeStage, WillTerminate {
     public static let priority: ModulePriority = .maximum
     let registry: ServiceRegistry
 
@@ -19,8 +19,8 @@ public struct ServiceRegistryModule: LifecycleModule, SyncSetupStage, SyncInitia
     /// Its capability table, as the discovery plugin would write it: the host casts nothing for it.
     static let declaration = DeclaredModule(ServiceRegistryModule.self) { module, hooks in
         let module = module as! ServiceRegistryModule
-        hooks.setup(sync: module)
-        hooks.initialize(sync: module)
+        hooks.setup(module, synchronously: { try module.setUp($0) })
+        hooks.initialize(module, synchronously: { try module.initialize($0) })
         hooks.willTerminate(module)
     }
 

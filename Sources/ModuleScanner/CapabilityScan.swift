@@ -23,19 +23,38 @@ public struct DiscoveredCapability: Sendable, Hashable, CustomStringConvertible 
 /// class from a package it does not scan, or a protocol named like a capability protocol but declared
 /// elsewhere. The manifest then lists the type for the host to ask the runtime, which is always right.
 struct CapabilityScan {
-    /// One event's capability protocols: the asynchronous one, its synchronous refinement (if the event
-    /// has one), and the `ModuleHooks` method that takes them.
+    /// One event's capability protocols: the asynchronous one, its deprecated synchronous refinement (if
+    /// the event keeps one), and the `ModuleHooks` method that takes them; and, when the hook may be a
+    /// synchronous function, its shape, to find that function among the module's own.
     struct Event: Sendable, Hashable {
         let async: String
         let sync: String?
         let method: String
+        /// The hook a module may implement synchronously, or `nil` (warm-up, custom events).
+        var hook: Hook? = nil
+
+        /// A hook's name, argument labels, parameter types and whether it returns a `Bool`.
+        struct Hook: Sendable, Hashable {
+            let name: String
+            let labels: [String]
+            let types: [String]
+            let answers: Bool
+        }
     }
 
     /// The event capabilities of `table`, in its order, named as it names them, then the custom-event
     /// capability (`ModuleHooks.customEvents(_:)`), which is not an event of the table.
     static func events(from table: [EventDefinition]) -> [Event] {
-        table.map { Event(async: $0.capability, sync: $0.syncCapability, method: $0.name) }
-            + [Event(async: "CustomEventHandling", sync: nil, method: "customEvents")]
+        table.map { row in
+            Event(
+                async: row.capability,
+                sync: row.syncCapability,
+                method: row.name,
+                hook: row.hasSyncForm
+                    ? Event.Hook(name: row.hook, labels: row.hookLabels, types: row.hookTypes, answers: row.answers)
+                    : nil
+            )
+        } + [Event(async: "CustomEventHandling", sync: nil, method: "customEvents")]
     }
 
     /// The capabilities of the built-in events, read from ``EventTable``: the scanner and LifecycleCore's
@@ -83,7 +102,7 @@ struct CapabilityScan {
     ]
 
     /// Protocols, typealiases and classes by name; extensions by the last component of the extended name.
-    private let inheritable: [String: [Declaration]]
+    let inheritable: [String: [Declaration]]
     private let extensions: [String: [Declaration]]
     /// The module's own extensions, by the extended name as written.
     private let ownExtensions: [String: [Declaration]]
@@ -91,14 +110,20 @@ struct CapabilityScan {
     private let shadowed: Bool
     /// Every capability protocol's name (``names(of:)``).
     private let names: Set<String>
+    /// The events read.
+    let events: [Event]
+    /// The module's own functions, by the type they are declared in (``FunctionDeclaration/typeName``).
+    let functions: [String: [FunctionDeclaration]]
 
     /// Indexes `all` (the module's declarations and its dependencies') once, for every module of a scan.
     /// `own` are the module's declarations; `isCore` tells the declarations of LifecycleCore,
     /// LifecycleServices, LifecycleMessaging and LifecycleRouting, which declare the capability protocols.
-    /// `events` are the event capabilities to read: the built-in events' unless a test adds one.
+    /// `events` are the event capabilities to read: the built-in events' unless a test adds one. `functions`
+    /// are the functions of the module's own files, where its synchronous hooks are found.
     init(
         own: [Declaration],
         all: [Declaration],
+        functions: [FunctionDeclaration] = [],
         events: [Event] = Self.events,
         isCore: (Declaration) -> Bool
     ) {
@@ -129,6 +154,8 @@ struct CapabilityScan {
         self.ownExtensions = ownExtensions
         self.shadowed = shadowed
         self.names = names
+        self.events = events
+        self.functions = Dictionary(grouping: functions, by: \.typeName)
     }
 
     /// The capability protocols `declaration` (a module type named `name`) adopts, or `nil` if it

@@ -37,6 +37,9 @@ struct Declaration: Hashable {
     var conditions: [String]
     var file: String
     var line: Int
+    /// Whether an attribute on the declaration may isolate it to a global actor (`@MainActor`), or it is an
+    /// actor: its members are isolated unless marked `nonisolated`. Read from the target's own files only.
+    var mayBeIsolated = false
 
     /// The name qualified by its enclosing types: `Outer.Inner`.
     var qualifiedName: String { (scope + [name]).joined(separator: ".") }
@@ -45,13 +48,13 @@ struct Declaration: Hashable {
 /// Finds declarations in a token stream while tracking scopes (type bodies vs. code bodies) and the
 /// `#if` conditions in force.
 struct DeclarationParser {
-    private enum Scope {
-        case type(name: String, isGeneric: Bool, isPrivate: Bool, isLocal: Bool, isExtension: Bool)
+    enum Scope {
+        case type(name: String, isGeneric: Bool, isPrivate: Bool, isLocal: Bool, isExtension: Bool, mayBeIsolated: Bool)
         case code(isLocal: Bool)
 
         var isLocal: Bool {
             switch self {
-            case .type(_, _, _, let isLocal, _): return isLocal
+            case .type(_, _, _, let isLocal, _, _): return isLocal
             case .code(let isLocal): return isLocal
             }
         }
@@ -90,13 +93,16 @@ struct DeclarationParser {
     let tokens: [Token]
     let file: String
     var index = 0
-    private var scopes: [Scope] = []
+    private(set) var scopes: [Scope] = []
     private(set) var frames: [ConditionFrame] = []
-    private var modifiers: [String] = []
+    /// The words since the last punctuation, and the attributes as `@Name`: a declaration's modifiers.
+    private(set) var modifiers: [String] = []
     /// Open `(` and `[` in the current brace scope: inside them a keyword is an argument label
     /// (`func register(class cls: AnyClass)`), never a declaration.
-    private var groupDepth: [Int] = [0]
+    private(set) var groupDepth: [Int] = [0]
     private(set) var declarations: [Declaration] = []
+    /// The functions declared directly in a type's body or an extension.
+    var functions: [FunctionDeclaration] = []
     /// Every `static let pattern` / `static var pattern` initialised with a string literal.
     private(set) var patterns: [RoutePatternDeclaration] = []
 
@@ -113,14 +119,15 @@ struct DeclarationParser {
         parseWithPatterns(tokens: tokens, file: file).declarations
     }
 
-    /// The declarations, and the route patterns written as literals in type bodies.
+    /// The declarations, the route patterns written as literals in type bodies, and the functions declared
+    /// in type bodies and extensions.
     static func parseWithPatterns(
         tokens: [Token],
         file: String
-    ) -> (declarations: [Declaration], patterns: [RoutePatternDeclaration]) {
+    ) -> (declarations: [Declaration], patterns: [RoutePatternDeclaration], functions: [FunctionDeclaration]) {
         var parser = DeclarationParser(tokens: tokens, file: file)
         parser.run()
-        return (parser.declarations, parser.patterns)
+        return (parser.declarations, parser.patterns, parser.functions)
     }
 
     func token(_ offset: Int = 0) -> Token? {
@@ -153,6 +160,7 @@ struct DeclarationParser {
                 modifiers = []
                 index += 1
             case .punct("@"):
+                if let name = token(1)?.word { modifiers.append("@" + name) }
                 skipAttribute()
             case .word(let word):
                 if word == "import" {
@@ -165,6 +173,11 @@ struct DeclarationParser {
                 {
                     parseDeclaration(kind)
                     modifiers = []
+                } else if word == "func", !current.isEscaped, let function = functionDeclaration() {
+                    // Read ahead only: the tokens after it are scanned as usual.
+                    functions.append(function)
+                    modifiers.append(word)
+                    index += 1
                 } else if word == "let" || word == "var", token(1)?.word == "pattern", atStaticMember {
                     // Read ahead only: the tokens after it are scanned as usual.
                     if let pattern = patternLiteral() { patterns.append(pattern) }
@@ -293,6 +306,7 @@ struct DeclarationParser {
         // An explicit access level wins over a `private extension`'s default, never over a private type.
         let overridesParent = explicitAccess && enclosing.isExtension
         let isPrivate = ownPrivate || (enclosing.isPrivate && !overridesParent) || enclosing.hasPrivateAncestor
+        let mayBeIsolated = kind == .actor || (Self.mayIsolate(modifiers) && !modifiers.contains("nonisolated"))
         declarations.append(
             Declaration(
                 kind: kind,
@@ -305,7 +319,8 @@ struct DeclarationParser {
                 isLocal: isLocal,
                 conditions: frames.map(\.expression),
                 file: file,
-                line: line
+                line: line,
+                mayBeIsolated: mayBeIsolated
             )
         )
 
@@ -322,7 +337,8 @@ struct DeclarationParser {
                         isGeneric: isGeneric,
                         isPrivate: ownPrivate,
                         isLocal: isLocal,
-                        isExtension: kind == .extension
+                        isExtension: kind == .extension,
+                        mayBeIsolated: mayBeIsolated
                     )
                 )
             }
@@ -346,7 +362,7 @@ struct DeclarationParser {
         // Walked innermost first, collected in that order and reversed once: inserting at the front cost
         // depth² per declaration, so types nested 2,000 deep took seconds (scanner-bench --depth).
         for scope in scopes.reversed() {
-            guard case .type(let name, let generic, let isPrivate, _, let isExtension) = scope else { break }
+            guard case .type(let name, let generic, let isPrivate, _, let isExtension, _) = scope else { break }
             if names.isEmpty { directIsExtension = isExtension }
             names.append(name)
             isGeneric = isGeneric || generic
@@ -396,6 +412,7 @@ struct DeclarationParser {
             case .punct("("):
                 skipBalanced(open: "(", close: ")")
             case .punct("@"):
+                if let name = token(1)?.word { modifiers.append("@" + name) }
                 skipAttribute()
             case .punct("~"):
                 index += 2  // ~Copyable: a suppression, not a conformance

@@ -405,7 +405,7 @@ public struct ManifestGenerator: Sendable {
         }
         var calls: [String] = []
         for event in events {
-            calls += hookCalls(for: event, capabilities, indent: indent + "    ")
+            calls += hookCalls(for: event, capabilities, synchronous: module.synchronousHooks, indent: indent + "    ")
         }
         let head = "\(indent)modules.append(DeclaredModule(\(name).self\(typeLevel)) { "
         guard !calls.isEmpty else { return [head + "_, _ in })"] }
@@ -428,36 +428,6 @@ public struct ManifestGenerator: Sendable {
             if !adopted.isEmpty, !adopted.contains(where: \.conditions.isEmpty) { return nil }
         }
         return arguments
-    }
-
-    /// The `hooks.<event>(…)` call of one event, in the synchronous form where it is adopted, with the
-    /// `#if` conditions under which each form is.
-    private func hookCalls(
-        for event: CapabilityScan.Event,
-        _ capabilities: [DiscoveredCapability],
-        indent: String
-    ) -> [String] {
-        let syncConditions = capabilities.filter { $0.name == event.sync }.map(\.conditions)
-        // The synchronous protocol refines the asynchronous one: adopting it adopts both.
-        let asyncConditions = capabilities.filter { $0.name == event.async }.map(\.conditions) + syncConditions
-        let syncCall = "\(indent)hooks.\(event.method)(sync: module)"
-        let asyncCall = "\(indent)hooks.\(event.method)(module)"
-        func condition(_ sets: [[String]]) -> String {
-            sets.count == 1 && sets[0].count == 1
-                ? sets[0][0] : sets.map { "(\($0.joined(separator: " && ")))" }.joined(separator: " || ")
-        }
-        if syncConditions.contains(where: \.isEmpty) { return [syncCall] }
-        if !syncConditions.isEmpty {
-            if asyncConditions.contains(where: \.isEmpty) {
-                return ["#if \(condition(syncConditions))", syncCall, "#else", asyncCall, "#endif"]
-            }
-            let asyncOnly = asyncConditions.filter { !syncConditions.contains($0) }
-            return ["#if \(condition(syncConditions))", syncCall]
-                + (asyncOnly.isEmpty ? [] : ["#elseif \(condition(asyncOnly))", asyncCall]) + ["#endif"]
-        }
-        if asyncConditions.isEmpty { return [] }
-        if asyncConditions.contains(where: \.isEmpty) { return [asyncCall] }
-        return ["#if \(condition(asyncConditions))", asyncCall, "#endif"]
     }
 
     /// Backticks a name that is a keyword or not a plain identifier (raw identifiers).

@@ -23,6 +23,9 @@ public struct DiscoveredModule: Sendable, Hashable, CustomStringConvertible {
     /// The capability protocols of LifecycleCore the type adopts, for the manifest's capability table; `nil`
     /// when the scanner cannot see all of its conformances, and the host asks the runtime instead.
     public var capabilities: [DiscoveredCapability]? = nil
+    /// The hooks it implements with a synchronous function of its own, which the manifest registers to be
+    /// called without an `await`, in the order of the event table.
+    public var synchronousHooks: [SynchronousHook] = []
 
     public var description: String {
         conditions.isEmpty ? name : "\(name) [#if \(conditions.joined(separator: " && "))]"
@@ -56,17 +59,17 @@ public struct ParsedSources: Sendable {
     private var services: [String: [ServiceMention]] = [:]
     private var dependencies: [String: [DependencyMention]] = [:]
     private var patterns: [String: [RoutePatternDeclaration]] = [:]
+    private var functions: [String: [FunctionDeclaration]] = [:]
 
     /// Parses `files`. Those of `declarationsOnly` are read for their declarations alone: they are context
     /// (ModuleLifecycle's own libraries), and nothing asks for the services and dependencies they mention.
     public init(_ files: [SourceFile], declarationsOnly: Set<String> = []) {
         for file in files where declarations[file.path] == nil {
             let tokens = Lexer.tokenize(file.text)
-            (declarations[file.path], patterns[file.path]) = DeclarationParser.parseWithPatterns(
-                tokens: tokens,
-                file: file.path
-            )
+            let parsed = DeclarationParser.parseWithPatterns(tokens: tokens, file: file.path)
+            (declarations[file.path], patterns[file.path]) = (parsed.declarations, parsed.patterns)
             guard !declarationsOnly.contains(file.path) else { continue }
+            functions[file.path] = parsed.functions
             services[file.path] = ServiceMentionScan.scan(tokens, file: file.path)
             dependencies[file.path] = DependencyMentionScan.scan(tokens, file: file.path)
         }
@@ -80,6 +83,7 @@ public struct ParsedSources: Sendable {
             declarations[file] = []
             services[file] = []
             dependencies[file] = []
+            functions[file] = []
         }
         for declaration in summary.declarations { declarations[declaration.file, default: []].append(declaration) }
         for mention in summary.serviceMentions { services[mention.file, default: []].append(mention) }
@@ -94,6 +98,12 @@ public struct ParsedSources: Sendable {
     /// The declarations of the files of `paths`, in path and line order.
     func declarations(in paths: [String]) -> [Declaration] {
         paths.sorted().flatMap { declarations[$0] ?? [] }
+    }
+
+    /// The functions declared in type bodies and extensions in the files of `paths`, in path and line order.
+    /// A summary's files have none: only a target's own functions are read.
+    func functions(in paths: [String]) -> [FunctionDeclaration] {
+        paths.sorted().flatMap { functions[$0] ?? [] }
     }
 
     /// The route patterns written as literals in the files of `paths`, in path and line order.
@@ -160,7 +170,12 @@ public enum ModuleScan {
         )
         genericTypes.formUnion(externalGenerics)
         genericTypes.formUnion(own.filter { $0.kind == .extension && $0.isGeneric }.map(\.name))
-        let capabilityScan = CapabilityScan(own: own, all: all, events: events) { declaration in
+        let capabilityScan = CapabilityScan(
+            own: own,
+            all: all,
+            functions: sources.functions(in: modulePaths),
+            events: events
+        ) { declaration in
             corePaths.contains { declaration.file.hasPrefix($0) }
         }
         // A type declared once; one declared in several `#if` branches may differ in each, so the host asks
@@ -215,6 +230,11 @@ public enum ModuleScan {
                     module.capabilities = capabilityScan.capabilities(
                         of: nominal,
                         named: name,
+                        entryConditions: conditions
+                    )
+                    module.synchronousHooks = capabilityScan.synchronousHooks(
+                        of: nominal,
+                        capabilities: module.capabilities ?? [],
                         entryConditions: conditions
                     )
                 }

@@ -4,7 +4,7 @@ import LifecycleTesting
 import Testing
 
 // README: launch-budget-module
-struct SearchIndexModule: LifecycleModule, LaunchBudgetedModule, SyncSetupStage {
+struct SearchIndexModule: LifecycleModule, LaunchBudgetedModule, SetupStage {
     static let priority: ModulePriority = .normal
     static let launchBudget: Duration = .milliseconds(200)
 

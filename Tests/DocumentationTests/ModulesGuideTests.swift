@@ -79,13 +79,13 @@ struct CacheModule: LifecycleModule, DidReceiveMemoryWarning {
 // README: end
 
 // README: synchronous hooks
-final class RequestCounterModule: LifecycleModule, SyncDidBecomeActive, SyncWillResignActive, DidEnterBackground {
+final class RequestCounterModule: LifecycleModule, DidBecomeActive, WillResignActive, DidEnterBackground {
     static let priority: ModulePriority = .normal
     let counters = Mutex<(active: Bool, flushed: Int)>((false, 0))
 
     init(context: LifecycleContext) {}
 
-    // Synchronous forms: called directly, without an `await`.
+    // Synchronous: a discovered module's are called directly, without an `await`.
     func didBecomeActive(_ context: LifecycleContext) { counters.withLock { $0.active = true } }
     func willResignActive(_ context: LifecycleContext) { counters.withLock { $0.active = false } }
 

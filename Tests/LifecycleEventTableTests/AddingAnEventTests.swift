@@ -7,7 +7,8 @@ import Testing
 /// handles events deriving it, with the files it touches counted.
 @Suite("Adding an event")
 struct AddingAnEventTests {
-    /// The test event: a reverse event with a synchronous form, no payload and no result.
+    /// The test event: a reverse event whose hook may be synchronous, with no payload and no result. A new
+    /// event gets no deprecated `Sync…` protocol.
     static let beacon = EventDefinition(
         name: "didReceiveBeacon",
         capability: "DidReceiveBeacon",
@@ -70,8 +71,17 @@ struct AddingAnEventTests {
                 """
             )
         )
-        #expect(hooks.contains("public protocol SyncDidReceiveBeacon: DidReceiveBeacon {"))
-        #expect(hooks.contains("    func didReceiveBeacon(_ context: LifecycleContext) throws\n}"))
+        // A registered synchronous function is kept in an object of the event's, which is not API; a new event
+        // has no deprecated `Sync…` protocol.
+        #expect(
+            hooks.contains(
+                """
+                package final class DidReceiveBeaconFunction: Sendable {
+                    package let function: @Sendable (LifecycleContext) throws -> Void
+                """
+            )
+        )
+        #expect(!hooks.contains("SyncDidReceiveBeacon"))
 
         let event = Self.generated("Sources/LifecycleCore/Events/LifecycleEvent+Builtin.swift")
         #expect(event.contains("        case didReceiveBeacon\n"))
@@ -82,23 +92,32 @@ struct AddingAnEventTests {
         let moduleHooks = Self.generated("Sources/LifecycleCore/Modules/ModuleHooks+Events.swift")
         #expect(
             moduleHooks.contains(
-                "    package var didReceiveBeacon = HookList<any DidReceiveBeacon, any SyncDidReceiveBeacon>()"
+                "    package var didReceiveBeacon = HookList<any DidReceiveBeacon, Never, DidReceiveBeaconFunction>()"
             )
         )
         #expect(moduleHooks.contains("    public mutating func didReceiveBeacon(_ hook: any DidReceiveBeacon) {"))
         #expect(
-            moduleHooks.contains("    public mutating func didReceiveBeacon(sync hook: any SyncDidReceiveBeacon) {")
+            moduleHooks.contains(
+                """
+                    public mutating func didReceiveBeacon(
+                        _ participant: some DidReceiveBeacon,
+                        synchronously call: @escaping @Sendable (LifecycleContext) throws -> Void
+                    ) {
+                        builtins.didReceiveBeacon.append(function: DidReceiveBeaconFunction(call), at: position)
+                    }
+                """
+            )
         )
-        #expect(moduleHooks.contains("            if let sync = participant as? any SyncDidReceiveBeacon {"))
+        #expect(!moduleHooks.contains("didReceiveBeacon(sync hook:"))
+        #expect(moduleHooks.contains("        if let hook = participant as? any DidReceiveBeacon {\n"))
         #expect(moduleHooks.contains("            didReceiveBeacon.shape(\"didReceiveBeacon\", at: position),"))
     }
 
     @Test("The proxy derives the event's implementer list, in its direction, and its fan-out")
     func proxyDerivesTheEvent() {
         let proxy = Self.generated("Sources/LifecycleProxy/DelegateProxy+Events.swift")
-        #expect(
-            proxy.contains("    let didReceiveBeacon: Implementers<any DidReceiveBeacon, any SyncDidReceiveBeacon>")
-        )
+        let list = "    let didReceiveBeacon: Implementers<any DidReceiveBeacon, Never, DidReceiveBeaconFunction>"
+        #expect(proxy.contains(list))
         #expect(
             proxy.contains("        didReceiveBeacon = Implementers(lists.didReceiveBeacon, participants, .reverse)")
         )
@@ -113,15 +132,30 @@ struct AddingAnEventTests {
                                 observer: observer,
                                 from: start,
                                 supervisor: supervisor,
-                                sync: {
-                                    try $0.didReceiveBeacon(context)
-                                    return false
-                                },
-                                async: {
-                                    try await $0.didReceiveBeacon(context)
-                                    return false
-                                }
+                                calls: DidReceiveBeaconCalls(context: context)
                             )
+                """
+            )
+        )
+        #expect(
+            proxy.contains(
+                """
+                /// How the proxy calls ``LifecycleEvent/didReceiveBeacon``'s hooks, in each form.
+                struct DidReceiveBeaconCalls: HookCalls {
+                    let context: LifecycleContext
+
+                    func callSync(_ hook: Never) -> Bool {}
+
+                    func callFunction(_ function: DidReceiveBeaconFunction) throws -> Bool {
+                        try function.function(context)
+                        return false
+                    }
+
+                    func call(_ hook: any DidReceiveBeacon) async throws -> Bool {
+                        try await hook.didReceiveBeacon(context)
+                        return false
+                    }
+                }
                 """
             )
         )
@@ -130,7 +164,7 @@ struct AddingAnEventTests {
     @Test("The scanner needs only the row: a module adopting the event is listed with its hook")
     func scannerDerivesTheEvent() {
         let source = """
-            struct BeaconModule: LifecycleModule, SyncDidReceiveBeacon {
+            struct BeaconModule: LifecycleModule, DidReceiveBeacon {
                 init(context: LifecycleContext) {}
                 func didReceiveBeacon(_ context: LifecycleContext) {}
             }
@@ -139,9 +173,12 @@ struct AddingAnEventTests {
         let without = manifest(for: source)
         #expect(without.contains("modules.append(DeclaredModule(BeaconModule.self))  // conformances read at run time"))
         #expect(hookCalls(in: without).isEmpty)
-        // With it, the capability table hands the module to the event's ModuleHooks method, synchronously.
+        // With it, the capability table hands the module to the event's ModuleHooks method, with a closure that
+        // calls its synchronous hook.
         let with = manifest(for: source, events: CapabilityScan.events(from: EventTable.builtins + [Self.beacon]))
-        #expect(hookCalls(in: with) == ["hooks.didReceiveBeacon(sync: module)"])
+        #expect(
+            hookCalls(in: with) == ["hooks.didReceiveBeacon(module, synchronously: { module.didReceiveBeacon($0) })"]
+        )
     }
 
     @Test("An event with a payload and a result gets an entry point named after its hook")
@@ -156,11 +193,19 @@ struct AddingAnEventTests {
         let hooks = files.first { $0.path.hasSuffix("/Hooks.swift") }?.text ?? ""
         let proxy = files.first { $0.path.hasSuffix("/DelegateProxy+Events.swift") }?.text ?? ""
         #expect(hooks.contains("    func ping(_ message: String, context: LifecycleContext) async throws -> Bool\n"))
-        #expect(hooks.contains("    /// ``Ping/ping(_:context:)``, without suspending.\n"))
+        #expect(hooks.contains("    package let function: @Sendable (String, LifecycleContext) throws -> Bool\n"))
+        let moduleHooks = files.first { $0.path.hasSuffix("/ModuleHooks+Events.swift") }?.text ?? ""
+        #expect(
+            moduleHooks.contains(
+                "        synchronously call: @escaping @Sendable (String, LifecycleContext) throws -> Bool\n"
+            )
+        )
         #expect(proxy.contains("        case .builtin(.openURL), .builtin(.ping), .custom, .message:\n"))
         #expect(
             proxy.contains("    package func ping(\n        _ message: String,\n        observer: DeliveryObserver?,")
         )
-        #expect(proxy.contains("            sync: { try $0.ping(message, context: context) },\n"))
+        #expect(proxy.contains("            calls: PingCalls(message: message, context: context)\n"))
+        #expect(proxy.contains("    let message: String\n    let context: LifecycleContext\n"))
+        #expect(proxy.contains("        try function.function(message, context)\n"))
     }
 }

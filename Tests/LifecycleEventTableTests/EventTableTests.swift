@@ -58,7 +58,8 @@ struct EventTableTests {
         for path in try PackageFiles.swiftFiles(under: "Sources/LifecycleCore") {
             declared += hookProtocols(in: try PackageFiles.text(path))
         }
-        let table = Self.events.flatMap { [$0.capability] + ($0.syncCapability.map { [$0] } ?? []) }
+        // The deprecated synchronous forms are declared as `_Sync…`, behind their `Sync…` aliases.
+        let table = Self.events.flatMap { [$0.capability] + ($0.syncProtocol.map { [$0] } ?? []) }
         #expect(declared.count > 20, "the parser finds the capability protocols")
         #expect(
             Set(declared) == Set(table),
@@ -89,6 +90,37 @@ struct EventTableTests {
         let expectedSync = Self.events.map { "hooks.\($0.name)(\($0.hasSyncForm ? "sync: " : "")module)" }
         let expectedAsync = Self.events.map { "hooks.\($0.name)(module)" }
         #expect(calls == expectedSync + expectedAsync)
+    }
+
+    @Test("Each deprecated Sync… name is an alias that says what to write instead, kept only for the old events")
+    func deprecatedSyncForms() throws {
+        let hooks = try PackageFiles.text("Sources/LifecycleCore/Modules/Hooks.swift")
+        let moduleHooks = try PackageFiles.text("Sources/LifecycleCore/Modules/ModuleHooks+Events.swift")
+        let legacy = Self.events.filter(\.hasDeprecatedSyncProtocol)
+        #expect(legacy.count == 11, "the events that had a Sync… twin before issue 31, item 4")
+        #expect(Self.events.filter { !$0.hasSyncForm }.map(\.name) == ["warmUp"])
+        for event in legacy {
+            let alias = try #require(event.syncCapability)
+            #expect(
+                hooks.contains(
+                    """
+                    @available(*, deprecated, message: "adopt \(event.capability) and write \(event.hookSelector) without async")
+                    public typealias \(alias) = _\(alias)
+                    """
+                ),
+                "\(alias) is a deprecated alias"
+            )
+            #expect(moduleHooks.contains("public mutating func \(event.name)(sync hook: any \(alias)) {"))
+            #expect(
+                moduleHooks.contains(
+                    "message: \"use \(event.name)(_:synchronously:), with a closure that calls the module's hook\""
+                )
+            )
+        }
+        // Every event that may be synchronous has the method a generated manifest calls.
+        for event in Self.events where event.hasSyncForm {
+            #expect(moduleHooks.contains("        _ participant: some \(event.capability),\n"), "\(event.name)")
+        }
     }
 
     @Test("Nothing hand-written under Sources/ lists every event: only the table and what it generates do")

@@ -199,7 +199,7 @@ struct Silent: LifecycleModule {
 }
 
 /// Sends a message from its own launch hook, to show messages flow during launch.
-struct LaunchSender: LifecycleModule, SyncDidFinishLaunching, DependentModule {
+struct LaunchSender: LifecycleModule, DidFinishLaunching, DependentModule {
     static let priority: ModulePriority = .normal
     static var dependencies: [any LifecycleModule.Type] { [Alpha.self] }
     init(context: LifecycleContext) {}

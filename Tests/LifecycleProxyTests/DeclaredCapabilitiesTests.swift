@@ -3,9 +3,9 @@ import LifecycleCore
 import LifecycleProxy
 import Testing
 
-/// Modules with a spread of capabilities: sync and async forms, dependencies, a budget, a policy, a gate
-/// and custom events.
-private struct DeclaredPool: LifecycleModule, SyncWillFinishLaunching, WarmUpStage, WillTerminate, DependentModule,
+/// Modules with a spread of capabilities: synchronous and asynchronous hooks, dependencies, a budget, a
+/// policy, a gate and custom events.
+private struct DeclaredPool: LifecycleModule, WillFinishLaunching, WarmUpStage, WillTerminate, DependentModule,
     TimeBudgetedModule
 {
     static let priority: ModulePriority = .high
@@ -17,7 +17,7 @@ private struct DeclaredPool: LifecycleModule, SyncWillFinishLaunching, WarmUpSta
     func willTerminate(_ context: LifecycleContext) async throws {}
 }
 
-private struct DeclaredConfig: LifecycleModule, FailurePolicyModule, SyncDidBecomeActive, OpenURL, CustomEventHandling {
+private struct DeclaredConfig: LifecycleModule, FailurePolicyModule, DidBecomeActive, OpenURL, CustomEventHandling {
     static let priority: ModulePriority = .normal
     static let failurePolicy: ModuleFailurePolicy = .abort
     static func registerCustomEventHandlers(_ handlers: inout CustomEventHandlers<Self>) {
@@ -28,7 +28,11 @@ private struct DeclaredConfig: LifecycleModule, FailurePolicyModule, SyncDidBeco
     func open(_ url: URL, context: LifecycleContext) async throws -> Bool { false }
 }
 
-private struct DeclaredAudit: LifecycleModule, EnvironmentGatedModule, SyncWillTerminate {
+// Adopted as code written before the synchronous functions did: the runtime then knows the hook is synchronous.
+@available(*, deprecated, message: "adopts the deprecated SyncDidBecomeActive, as code written before did")
+extension DeclaredConfig: SyncDidBecomeActive {}
+
+private struct DeclaredAudit: LifecycleModule, EnvironmentGatedModule, WillTerminate {
     static let priority: ModulePriority = .low
     static func enablement(for options: LaunchOptions) -> ModuleEnablement { .onlyInProfiles(["prod"], options) }
     init(context: LifecycleContext) {}
@@ -39,24 +43,26 @@ private struct DeclaredPing: CustomEvent {
     typealias Result = Bool
 }
 
-/// The declarations a generated manifest would carry for the three modules.
+/// The declarations a generated manifest would carry for the three modules: each synchronous hook with a
+/// closure that calls it, the one that adopts the deprecated `SyncDidBecomeActive` too.
 private let declared = ModuleManifest(
     name: "Declared",
     declared: [
         DeclaredModule(DeclaredPool.self, dependent: DeclaredPool.self, budgeted: DeclaredPool.self) { module, hooks in
             let module = module as! DeclaredPool
-            hooks.willFinishLaunching(sync: module)
+            hooks.willFinishLaunching(module, synchronously: { try module.willFinishLaunching($0) })
             hooks.warmUp(module)
             hooks.willTerminate(module)
         },
         DeclaredModule(DeclaredConfig.self, failurePolicy: DeclaredConfig.self) { module, hooks in
             let module = module as! DeclaredConfig
-            hooks.didBecomeActive(sync: module)
+            hooks.didBecomeActive(module, synchronously: { try module.didBecomeActive($0) })
             hooks.openURL(module)
             hooks.customEvents(module)
         },
         DeclaredModule(DeclaredAudit.self, gated: DeclaredAudit.self) { module, hooks in
-            hooks.willTerminate(sync: module as! DeclaredAudit)
+            let module = module as! DeclaredAudit
+            hooks.willTerminate(module, synchronously: { try module.willTerminate($0) })
         },
     ]
 )

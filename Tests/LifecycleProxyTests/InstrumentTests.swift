@@ -47,7 +47,7 @@ private final class RecordingInstrument: LifecycleInstrument {
 }
 
 /// Warms up after launch, in the background.
-private struct BackgroundWarm: LifecycleModule, WarmUpStage, SyncDidReceiveMemoryWarning {
+private struct BackgroundWarm: LifecycleModule, WarmUpStage, DidReceiveMemoryWarning {
     static let priority: ModulePriority = .normal
     init(context: LifecycleContext) {}
     func warmUp(_ context: LifecycleContext) async throws {}

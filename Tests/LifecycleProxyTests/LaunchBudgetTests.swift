@@ -5,7 +5,7 @@ import LifecycleTesting
 import Testing
 
 /// Sleeps 30 ms in `setUp` against a 1 ms launch budget: over, whatever the machine.
-private struct SlowSetup: LifecycleModule, LaunchBudgetedModule, SetupStage, SyncDidFinishLaunching {
+private struct SlowSetup: LifecycleModule, LaunchBudgetedModule, SetupStage, DidFinishLaunching {
     static let priority: ModulePriority = .high
     static let launchBudget: Duration = .milliseconds(1)
     init(context: LifecycleContext) {}
@@ -14,7 +14,7 @@ private struct SlowSetup: LifecycleModule, LaunchBudgetedModule, SetupStage, Syn
 }
 
 /// Does nothing, within a minute's budget: within, whatever the machine.
-private struct QuickWithBudget: LifecycleModule, LaunchBudgetedModule, SyncWillFinishLaunching {
+private struct QuickWithBudget: LifecycleModule, LaunchBudgetedModule, WillFinishLaunching {
     static let priority: ModulePriority = .normal
     static let launchBudget: Duration = .seconds(60)
     init(context: LifecycleContext) {}
@@ -22,7 +22,7 @@ private struct QuickWithBudget: LifecycleModule, LaunchBudgetedModule, SyncWillF
 }
 
 /// No budget: not in the report.
-private struct Unbudgeted: LifecycleModule, SyncWillFinishLaunching {
+private struct Unbudgeted: LifecycleModule, WillFinishLaunching {
     static let priority: ModulePriority = .low
     init(context: LifecycleContext) {}
     func willFinishLaunching(_ context: LifecycleContext) -> Bool { false }

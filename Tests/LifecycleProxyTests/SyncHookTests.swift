@@ -3,27 +3,34 @@ import LifecycleCore
 import LifecycleProxy
 import Testing
 
-/// A participant that adopts the synchronous form of every event that has one. ``RecordsEverything``'s
-/// hooks are ordinary functions, so they satisfy the synchronous requirements too; only the two stages
-/// are new.
-protocol RecordsEverythingSynchronously: RecordsEverything, SyncWillFinishLaunching, SyncSetupStage,
-    SyncInitializeStage, SyncDidFinishLaunching, SyncWillEnterForeground, SyncDidBecomeActive,
-    SyncWillResignActive, SyncDidEnterBackground, SyncWillTerminate, SyncDidReceiveMemoryWarning, SyncOpenURL
-{}
+/// A participant whose hooks are all synchronous functions: ``RecordsEverything``'s are ordinary functions,
+/// and the two stages are added here.
+protocol RecordsEverythingSynchronously: RecordsEverything, SetupStage, InitializeStage {}
 
 extension RecordsEverythingSynchronously {
     func setUp(_ context: LifecycleContext) throws { try script.perform(Self.shortName, "setup") }
     func initialize(_ context: LifecycleContext) throws { try script.perform(Self.shortName, "initialize") }
 }
 
-/// A high-priority module whose hooks are all synchronous.
+/// The deprecated `Sync…` protocol of every event that has one: what code written before synchronous hooks
+/// were read from the source adopts, and the one way the runtime tells that a hook is synchronous. These
+/// tests check that it still works; it is adopted in deprecated extensions, so the package's own build names
+/// no deprecated declaration outside a deprecated context.
+@available(*, deprecated, message: "the deprecated Sync… protocols, tested on purpose")
+protocol AdoptsEverySyncProtocol: SyncWillFinishLaunching, SyncSetupStage, SyncInitializeStage, SyncDidFinishLaunching,
+    SyncWillEnterForeground, SyncDidBecomeActive, SyncWillResignActive, SyncDidEnterBackground, SyncWillTerminate,
+    SyncDidReceiveMemoryWarning, SyncOpenURL
+{}
+
+/// A high-priority module whose hooks are all synchronous, adopting every `Sync…` protocol.
 struct SyncHigh: LifecycleModule, RecordsEverythingSynchronously {
     static let priority: ModulePriority = .high
     let script: Script
     init(context: LifecycleContext) { script = context.launchOptions[ScriptKey.self] }
 }
 
-/// A normal-priority module whose hooks are all synchronous, listed after ``NormalA`` in the tests.
+/// A normal-priority module whose hooks are all synchronous, adopting every `Sync…` protocol; listed after
+/// ``NormalA`` in the tests.
 struct SyncNormal: LifecycleModule, RecordsEverythingSynchronously {
     static let priority: ModulePriority = .normal
     let script: Script
@@ -31,7 +38,7 @@ struct SyncNormal: LifecycleModule, RecordsEverythingSynchronously {
 }
 
 /// A module with the synchronous form of one event and the asynchronous form of another.
-struct MixedForms: LifecycleModule, SyncDidBecomeActive, WillResignActive {
+struct MixedForms: LifecycleModule, DidBecomeActive, WillResignActive {
     static let priority: ModulePriority = .low
     let script: Script
     init(context: LifecycleContext) { script = context.launchOptions[ScriptKey.self] }
@@ -43,7 +50,49 @@ struct MixedForms: LifecycleModule, SyncDidBecomeActive, WillResignActive {
     }
 }
 
-@Suite("Synchronous hooks")
+@available(*, deprecated, message: "adopts the deprecated Sync… protocols, tested on purpose")
+extension SyncHigh: AdoptsEverySyncProtocol {}
+
+@available(*, deprecated, message: "adopts the deprecated Sync… protocols, tested on purpose")
+extension SyncNormal: AdoptsEverySyncProtocol {}
+
+@available(*, deprecated, message: "adopts the deprecated SyncDidBecomeActive, tested on purpose")
+extension MixedForms: SyncDidBecomeActive {}
+
+/// A capability table as the plugin wrote it before synchronous hooks were read from the source: each hook
+/// through the deprecated `ModuleHooks.<event>(sync:)`. The requirement is met in a deprecated extension and
+/// called through the protocol, so the deprecated calls add no warning to the package's build.
+protocol LegacyDeclarations {
+    static var syncHigh: DeclaredModule { get }
+}
+
+/// The one ``LegacyDeclarations``.
+enum Legacy: LegacyDeclarations {}
+
+@available(*, deprecated, message: "calls the deprecated ModuleHooks.<event>(sync:), tested on purpose")
+extension Legacy {
+    static var syncHigh: DeclaredModule {
+        DeclaredModule(SyncHigh.self) { module, hooks in
+            let module = module as! SyncHigh
+            hooks.willFinishLaunching(sync: module)
+            hooks.setup(sync: module)
+            hooks.initialize(sync: module)
+            hooks.didFinishLaunching(sync: module)
+            hooks.willEnterForeground(sync: module)
+            hooks.didBecomeActive(sync: module)
+            hooks.willResignActive(sync: module)
+            hooks.didEnterBackground(sync: module)
+            hooks.willTerminate(sync: module)
+            hooks.didReceiveMemoryWarning(sync: module)
+            hooks.openURL(sync: module)
+        }
+    }
+}
+
+/// ``Legacy``'s declaration of ``SyncHigh``, reached through its protocol.
+func legacyDeclaration<L: LegacyDeclarations>(_: L.Type = Legacy.self) -> DeclaredModule { L.syncHigh }
+
+@Suite("Synchronous hooks: the deprecated Sync… protocols")
 struct SyncHookTests {
     /// Synchronous and asynchronous implementers interleaved in priority order: four runs of one form.
     static let interleaved: [any LifecycleModule.Type] = [Low.self, NormalA.self, SyncNormal.self, SyncHigh.self]
@@ -123,6 +172,24 @@ struct SyncHookTests {
         #expect(error.description.contains("SyncNormal"))
         #expect(error.description.contains("didReceiveMemoryWarning"))
         #expect(failing.journal.receivers(of: "didReceiveMemoryWarning") == Self.forward)
+    }
+
+    @Test("A capability table written with the deprecated hooks.<event>(sync:) builds what the runtime casts build")
+    func legacyDeclarations() async throws {
+        let script = Script(answers: ["SyncHigh openURL": true])
+        var options = LaunchOptions()
+        options[ScriptKey.self] = script
+        let manifest = ModuleManifest(name: "Legacy", declared: [legacyDeclaration(), DeclaredModule(NormalA.self)])
+        let proxy = try DelegateProxy(manifest: manifest, launchOptions: options)
+        try proxy.checkDeclarations()
+        for event in LifecycleEvent.builtinEvents {
+            let cast = try makeProxy([SyncHigh.self, NormalA.self], script: script)
+            #expect(proxy.plan(for: event).map(\.name) == cast.plan(for: event).map(\.name), "\(event)")
+        }
+        #expect(await proxy.openDirectly(ResultCombiningTests.url).result == true)
+        _ = await proxy.deliverDirectly(.willTerminate)
+        #expect(script.journal.receivers(of: "willTerminate") == ["NormalA", "SyncHigh"])
+        #expect(script.journal.receivers(of: "openURL") == ["SyncHigh", "NormalA"])
     }
 
     @Test("A module can mix forms, one per event; a synchronous conformance is also the asynchronous one")

@@ -196,7 +196,7 @@ struct UserServer: LifecycleModule, RouteServing {
 }
 
 /// Handles open-URL itself for `/legacy` URLs, as modules did before routing.
-struct LegacyLinks: LifecycleModule, SyncOpenURL {
+struct LegacyLinks: LifecycleModule, OpenURL {
     static let priority: ModulePriority = .normal
     init(context: LifecycleContext) {}
     func open(_ url: URL, context: LifecycleContext) -> Bool { url.path == "/legacy" }

@@ -74,13 +74,10 @@ public struct Numbered<Number: TypeNumber>: LifecycleModule, DependentModule, Wi
     }
 }
 
-/// Synthetic module number `Number.value` that adopts the synchronous form of every event that has one
-/// (warm-up stays asynchronous: it has none). Otherwise the twin of ``Numbered``: same hooks, same work,
-/// same priorities and dependency graph, over `SyncNumbered` types.
-public struct SyncNumbered<Number: TypeNumber>: LifecycleModule, DependentModule, SyncWillFinishLaunching,
-    SyncSetupStage, SyncInitializeStage, WarmUpStage, SyncDidFinishLaunching, SyncDidBecomeActive,
-    SyncWillEnterForeground, SyncWillResignActive, SyncDidEnterBackground, SyncWillTerminate, SyncOpenURL
-{
+/// Synthetic module number `Number.value` that adopts the deprecated `Sync…` protocol of every event that
+/// has one (warm-up stays asynchronous: it has none), in the extension below. Otherwise the twin of
+/// ``Numbered``: same hooks, same work, same priorities and dependency graph, over `SyncNumbered` types.
+public struct SyncNumbered<Number: TypeNumber>: LifecycleModule, DependentModule, WarmUpStage {
     public static var priority: ModulePriority { SyntheticGraph.priority(of: Number.value) }
 
     public static var dependencies: [any LifecycleModule.Type] {
@@ -125,6 +122,14 @@ public struct SyncNumbered<Number: TypeNumber>: LifecycleModule, DependentModule
     }
 }
 
+// The deprecated `Sync…` protocols, measured on purpose against the synchronous functions that replace them:
+// adopted in a deprecated extension, which keeps the deprecation out of this package's warnings.
+@available(*, deprecated, message: "measures the deprecated Sync… protocols")
+extension SyncNumbered: SyncWillFinishLaunching, SyncSetupStage, SyncInitializeStage, SyncDidFinishLaunching,
+    SyncDidBecomeActive, SyncWillEnterForeground, SyncWillResignActive, SyncDidEnterBackground, SyncWillTerminate,
+    SyncOpenURL
+{}
+
 /// Synthetic module number `Number.value` with the generated modules' shape: one hook,
 /// `didBecomeActive`. The generic twin of `GeneratedModules.Module00042` and the like, for comparing the
 /// cost of building a proxy from generic and from non-generic types of the same shape.
@@ -163,9 +168,47 @@ public enum SyntheticCatalog {
         leanDeclaration(typeNumber($0))
     }
 
+    /// The `Numbered` types with the capability tables ModuleDiscoveryPlugin writes for them: each of their
+    /// synchronous hooks registered with a closure that calls it, no `Sync…` protocol.
+    public static let numberedDeclared: [DeclaredModule] = (0..<SyntheticGraph.maximumCount).map {
+        numberedDeclaration(typeNumber($0))
+    }
+
+    /// The `SyncNumbered` types with the capability tables the plugin wrote before synchronous hooks were read
+    /// from the source: each hook through its deprecated `Sync…` protocol (`hooks.didBecomeActive(sync: module)`).
+    public static let syncNumberedDeclared: [DeclaredModule] = (0..<SyntheticGraph.maximumCount).map {
+        twinDeclaration(Twins.self, typeNumber($0))
+    }
+
+    private static func numberedDeclaration<Number: TypeNumber>(_: Number.Type) -> DeclaredModule {
+        DeclaredModule(Numbered<Number>.self, dependent: Numbered<Number>.self) { module, hooks in
+            let module = module as! Numbered<Number>
+            hooks.willFinishLaunching(module, synchronously: { module.willFinishLaunching($0) })
+            hooks.setup(module, synchronously: { module.setUp($0) })
+            hooks.initialize(module, synchronously: { module.initialize($0) })
+            hooks.warmUp(module)
+            hooks.didFinishLaunching(module, synchronously: { module.didFinishLaunching($0) })
+            hooks.willEnterForeground(module, synchronously: { module.willEnterForeground($0) })
+            hooks.didBecomeActive(module, synchronously: { module.didBecomeActive($0) })
+            hooks.willResignActive(module, synchronously: { module.willResignActive($0) })
+            hooks.didEnterBackground(module, synchronously: { module.didEnterBackground($0) })
+            hooks.willTerminate(module, synchronously: { module.willTerminate($0) })
+            hooks.openURL(module, synchronously: { module.open($0, context: $1) })
+            hooks.customEvents(module)
+        }
+    }
+
+    private static func twinDeclaration<Builder: TwinDeclarations, Number: TypeNumber>(
+        _: Builder.Type,
+        _: Number.Type
+    ) -> DeclaredModule {
+        Builder.declaration(Number.self)
+    }
+
     private static func leanDeclaration<Number: TypeNumber>(_: Number.Type) -> DeclaredModule {
         DeclaredModule(LeanNumbered<Number>.self, dependent: LeanNumbered<Number>.self) { module, hooks in
-            hooks.didBecomeActive(module as! LeanNumbered<Number>)
+            let module = module as! LeanNumbered<Number>
+            hooks.didBecomeActive(module, synchronously: { module.didBecomeActive($0) })
         }
     }
 
@@ -179,5 +222,35 @@ public enum SyntheticCatalog {
 
     private static func leanType<Number: TypeNumber>(_: Number.Type) -> any LifecycleModule.Type {
         LeanNumbered<Number>.self
+    }
+}
+
+/// Builds the `SyncNumbered` capability tables through the deprecated `ModuleHooks.<event>(sync:)`. The
+/// requirement is met in a deprecated extension and called through the protocol, so measuring the deprecated
+/// path on purpose adds no warning to this package's build.
+protocol TwinDeclarations {
+    static func declaration<Number: TypeNumber>(_: Number.Type) -> DeclaredModule
+}
+
+/// The one ``TwinDeclarations``.
+enum Twins: TwinDeclarations {}
+
+@available(*, deprecated, message: "measures the deprecated ModuleHooks.<event>(sync:)")
+extension Twins {
+    static func declaration<Number: TypeNumber>(_: Number.Type) -> DeclaredModule {
+        DeclaredModule(SyncNumbered<Number>.self, dependent: SyncNumbered<Number>.self) { module, hooks in
+            let module = module as! SyncNumbered<Number>
+            hooks.willFinishLaunching(sync: module)
+            hooks.setup(sync: module)
+            hooks.initialize(sync: module)
+            hooks.warmUp(module)
+            hooks.didFinishLaunching(sync: module)
+            hooks.willEnterForeground(sync: module)
+            hooks.didBecomeActive(sync: module)
+            hooks.willResignActive(sync: module)
+            hooks.didEnterBackground(sync: module)
+            hooks.willTerminate(sync: module)
+            hooks.openURL(sync: module)
+        }
     }
 }

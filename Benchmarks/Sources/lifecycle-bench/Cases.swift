@@ -17,6 +17,11 @@ struct Fixture {
     let proxy: DelegateProxy
     /// The same graph over ``SyncNumbered`` modules, whose hooks are synchronous.
     let syncProxy: DelegateProxy
+    /// The ``Numbered`` graph declared as the discovery plugin declares it: every hook a synchronous
+    /// function, registered with a closure, no `Sync…` protocol.
+    let discoveredProxy: DelegateProxy
+    /// The ``SyncNumbered`` graph declared as the plugin did before: every hook through its `Sync…` protocol.
+    let discoveredTwinProxy: DelegateProxy
     /// The limit's participants; ``borrowed`` refers to them without reference counting.
     let concrete: [ConcreteParticipant]
     let borrowed: [Unmanaged<ConcreteParticipant>]
@@ -35,6 +40,18 @@ struct Fixture {
             proxy = try DelegateProxy(manifest: ModuleManifest(name: "Numbered", types))
             syncProxy = try DelegateProxy(
                 manifest: ModuleManifest(name: "SyncNumbered", Array(SyntheticCatalog.syncNumbered.prefix(count)))
+            )
+            discoveredProxy = try DelegateProxy(
+                manifest: ModuleManifest(
+                    name: "NumberedDeclared",
+                    declared: Array(SyntheticCatalog.numberedDeclared.prefix(count))
+                )
+            )
+            discoveredTwinProxy = try DelegateProxy(
+                manifest: ModuleManifest(
+                    name: "SyncNumberedDeclared",
+                    declared: Array(SyntheticCatalog.syncNumberedDeclared.prefix(count))
+                )
             )
         } catch {
             fatalError("the synthetic manifest of \(count) modules does not build: \(error)")
@@ -100,6 +117,8 @@ private func eventCases(_ fixture: Fixture) -> [BenchCase] {
     let n = fixture.count
     let proxy = fixture.proxy
     let syncProxy = fixture.syncProxy
+    let discovered = fixture.discoveredProxy
+    let discoveredTwin = fixture.discoveredTwinProxy
     let context = fixture.context
     let concrete = fixture.concrete
     let borrowed = fixture.borrowed
@@ -115,6 +134,16 @@ private func eventCases(_ fixture: Fixture) -> [BenchCase] {
         BenchCase(system: .proxySyncEvent, modules: n, expectedTicks: n) { meter, iterations in
             meter.begin()
             for _ in 0..<iterations { _ = await syncProxy.deliver(.didBecomeActive) }
+            meter.end()
+        },
+        BenchCase(system: .proxySyncDiscovered, modules: n, expectedTicks: n) { meter, iterations in
+            meter.begin()
+            for _ in 0..<iterations { _ = await discovered.deliver(.didBecomeActive) }
+            meter.end()
+        },
+        BenchCase(system: .proxySyncDiscoveredTwin, modules: n, expectedTicks: n) { meter, iterations in
+            meter.begin()
+            for _ in 0..<iterations { _ = await discoveredTwin.deliver(.didBecomeActive) }
             meter.end()
         },
         BenchCase(system: .concreteLoop, modules: n, expectedTicks: n) { meter, iterations in
@@ -149,6 +178,8 @@ private func boolCases(_ fixture: Fixture) -> [BenchCase] {
     let n = fixture.count
     let proxy = fixture.proxy
     let syncProxy = fixture.syncProxy
+    let discovered = fixture.discoveredProxy
+    let discoveredTwin = fixture.discoveredTwinProxy
     let context = fixture.context
     let borrowed = fixture.borrowed
     let syncHooks = fixture.syncHooks
@@ -180,6 +211,32 @@ private func boolCases(_ fixture: Fixture) -> [BenchCase] {
         BenchCase(system: .proxySyncOpenURL, modules: n, expectedTicks: n) { meter, iterations in
             meter.begin()
             for _ in 0..<iterations { check(await syncProxy.open(url), .proxySyncOpenURL) }
+            meter.end()
+        },
+        BenchCase(system: .proxySyncDiscoveredDidFinishLaunching, modules: n, expectedTicks: n) { meter, iterations in
+            meter.begin()
+            for _ in 0..<iterations {
+                check(await discovered.deliver(.didFinishLaunching), .proxySyncDiscoveredDidFinishLaunching)
+            }
+            meter.end()
+        },
+        BenchCase(system: .proxySyncDiscoveredTwinDidFinishLaunching, modules: n, expectedTicks: n) {
+            meter,
+            iterations in
+            meter.begin()
+            for _ in 0..<iterations {
+                check(await discoveredTwin.deliver(.didFinishLaunching), .proxySyncDiscoveredTwinDidFinishLaunching)
+            }
+            meter.end()
+        },
+        BenchCase(system: .proxySyncDiscoveredOpenURL, modules: n, expectedTicks: n) { meter, iterations in
+            meter.begin()
+            for _ in 0..<iterations { check(await discovered.open(url), .proxySyncDiscoveredOpenURL) }
+            meter.end()
+        },
+        BenchCase(system: .proxySyncDiscoveredTwinOpenURL, modules: n, expectedTicks: n) { meter, iterations in
+            meter.begin()
+            for _ in 0..<iterations { check(await discoveredTwin.open(url), .proxySyncDiscoveredTwinOpenURL) }
             meter.end()
         },
         BenchCase(system: .proxyCustomBool, modules: n, expectedTicks: n) { meter, iterations in

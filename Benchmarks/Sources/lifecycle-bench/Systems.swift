@@ -79,6 +79,18 @@ extension System {
         group: .event,
         isLibrary: true
     )
+    static let proxySyncDiscovered = System(
+        id: "proxy-sync-discovered",
+        label: "DelegateProxy.deliver(.didBecomeActive), sync functions, capability table (no Sync… protocol)",
+        group: .event,
+        isLibrary: true
+    )
+    static let proxySyncDiscoveredTwin = System(
+        id: "proxy-sync-discovered-twin",
+        label: "DelegateProxy.deliver(.didBecomeActive), SyncDidBecomeActive, capability table (before)",
+        group: .event,
+        isLibrary: true
+    )
     static let concreteLoop = System(
         id: "concrete-loop",
         label: "limit: index loop over [FinalClass], direct non-inlined call, borrowed",
@@ -145,6 +157,30 @@ extension System {
     static let proxySyncOpenURL = System(
         id: "proxy-sync-open-url",
         label: "DelegateProxy.open(url), sync hooks",
+        group: .boolEvent,
+        isLibrary: true
+    )
+    static let proxySyncDiscoveredDidFinishLaunching = System(
+        id: "proxy-sync-discovered-did-finish-launching",
+        label: "DelegateProxy.deliver(.didFinishLaunching), sync functions, capability table (no Sync… protocol)",
+        group: .boolEvent,
+        isLibrary: true
+    )
+    static let proxySyncDiscoveredTwinDidFinishLaunching = System(
+        id: "proxy-sync-discovered-twin-did-finish-launching",
+        label: "DelegateProxy.deliver(.didFinishLaunching), SyncDidFinishLaunching, capability table (before)",
+        group: .boolEvent,
+        isLibrary: true
+    )
+    static let proxySyncDiscoveredOpenURL = System(
+        id: "proxy-sync-discovered-open-url",
+        label: "DelegateProxy.open(url), sync functions, capability table (no Sync… protocol)",
+        group: .boolEvent,
+        isLibrary: true
+    )
+    static let proxySyncDiscoveredTwinOpenURL = System(
+        id: "proxy-sync-discovered-twin-open-url",
+        label: "DelegateProxy.open(url), SyncOpenURL, capability table (before)",
         group: .boolEvent,
         isLibrary: true
     )
@@ -451,10 +487,13 @@ extension System {
 
     /// Every system, in table order.
     static let all: [System] = [
-        .proxyEvent, .proxySyncEvent, .concreteLoop, .retainingLoop, .existentialLoop, .asyncLoop, .notificationCenter,
+        .proxyEvent, .proxySyncEvent, .proxySyncDiscovered, .proxySyncDiscoveredTwin, .concreteLoop, .retainingLoop,
+        .existentialLoop, .asyncLoop, .notificationCenter,
         .proxyEventGenerated,
         .asyncLoopGenerated, .proxyDidFinishLaunching, .proxyOpenURL, .proxySyncDidFinishLaunching,
-        .proxySyncOpenURL, .hostSyncOpenURL, .hostSyncOpenURLEmptyInstrument, .hostSyncOpenURLTracingNoOp,
+        .proxySyncOpenURL, .proxySyncDiscoveredDidFinishLaunching, .proxySyncDiscoveredTwinDidFinishLaunching,
+        .proxySyncDiscoveredOpenURL, .proxySyncDiscoveredTwinOpenURL, .hostSyncOpenURL, .hostSyncOpenURLEmptyInstrument,
+        .hostSyncOpenURLTracingNoOp,
         .hostSyncOpenURLTracing,
         .hostSyncOpenURLMetricsNoOp, .hostSyncOpenURLMetrics, .proxyCustomBool, .proxyCustomBoolAsync,
         .concreteBoolLoop,
@@ -482,6 +521,11 @@ struct Comparison {
             label: "sync proxy ÷ hand-written sync existential loop",
             numerator: .proxySyncEvent,
             denominator: .existentialLoop
+        ),
+        Comparison(
+            label: "sync functions ÷ Sync… protocol, capability table",
+            numerator: .proxySyncDiscovered,
+            denominator: .proxySyncDiscoveredTwin
         ),
         Comparison(label: "async proxy ÷ concrete-loop limit", numerator: .proxyEvent, denominator: .concreteLoop),
         Comparison(label: "async proxy ÷ hand-written async loop", numerator: .proxyEvent, denominator: .asyncLoop),
@@ -522,6 +566,16 @@ struct Comparison {
             label: "host sync open-URL ÷ concrete limit",
             numerator: .hostSyncOpenURL,
             denominator: .concreteBoolLoop
+        ),
+        Comparison(
+            label: "sync functions ÷ Sync… protocol, didFinishLaunching",
+            numerator: .proxySyncDiscoveredDidFinishLaunching,
+            denominator: .proxySyncDiscoveredTwinDidFinishLaunching
+        ),
+        Comparison(
+            label: "sync functions ÷ Sync… protocol, open-URL",
+            numerator: .proxySyncDiscoveredOpenURL,
+            denominator: .proxySyncDiscoveredTwinOpenURL
         ),
         Comparison(label: "host sync open-URL ÷ proxy", numerator: .hostSyncOpenURL, denominator: .proxySyncOpenURL),
         Comparison(

@@ -22,6 +22,32 @@ func evaluateTargets(_ table: ResultTable) -> [TargetCheck] {
         checks.append(notMeasured("sync fan-out vs limit, N=1,000", "≤ 3× the concrete loop (min)"))
     }
 
+    // 1b. Issue 31, item 4: discovered modules keep the sync fan-out's speed without the `Sync…` protocols
+    //     (the synchronous functions the capability table registers against the protocols they replace).
+    let twinName = "sync fan-out without Sync… protocols, discovered modules, every N"
+    let twinPairs: [(System, System)] = [
+        (.proxySyncDiscovered, .proxySyncDiscoveredTwin),
+        (.proxySyncDiscoveredDidFinishLaunching, .proxySyncDiscoveredTwinDidFinishLaunching),
+        (.proxySyncDiscoveredOpenURL, .proxySyncDiscoveredTwinOpenURL),
+    ]
+    let twinRatios = twinPairs.flatMap { pair in
+        sizes.compactMap { n in table.ratio(pair.0, pair.1, n).map { (pair.0, n, $0.min) } }
+    }
+    if twinRatios.isEmpty {
+        checks.append(notMeasured(twinName, "≤ 1.10× the Sync… protocol path (min)"))
+    } else {
+        let worst = twinRatios.max { $0.2 < $1.2 }!
+        checks.append(
+            TargetCheck(
+                name: twinName,
+                requirement: "≤ 1.10× the Sync… protocol path (min)",
+                measured: "\(significant(twinRatios.map(\.2).min()!))–\(significant(worst.2))× (worst: \(worst.0.id), "
+                    + "N=\(grouped(worst.1)))",
+                met: worst.2 <= 1.10
+            )
+        )
+    }
+
     // 2. The async proxy against the same loop written by hand.
     if let ratio = table.ratio(.proxyEvent, .asyncLoop, 1_000) {
         let large = table.ratio(.proxyEvent, .asyncLoop, 10_000).map { "; N=10,000: \(significant($0.min))×" } ?? ""
@@ -227,7 +253,11 @@ func evaluateTargets(_ table: ResultTable) -> [TargetCheck] {
             sizes.compactMap { n in table.find(system, n)?.allocationsPerRepetition.map { (system, n, $0) } }
         }
     }
-    let sync = allocations([.proxySyncEvent, .proxySyncDidFinishLaunching, .proxySyncOpenURL])
+    let sync = allocations([
+        .proxySyncEvent, .proxySyncDidFinishLaunching, .proxySyncOpenURL, .proxySyncDiscovered,
+        .proxySyncDiscoveredDidFinishLaunching, .proxySyncDiscoveredOpenURL, .proxySyncDiscoveredTwin,
+        .proxySyncDiscoveredTwinDidFinishLaunching, .proxySyncDiscoveredTwinOpenURL,
+    ])
     let async = allocations([.proxyEvent, .proxyEventGenerated, .proxyDidFinishLaunching, .proxyOpenURL])
     let custom = allocations([.proxyCustomBool, .proxyCustomBoolAsync]).map(\.2).max()
     let worst = sync.max { $0.2 < $1.2 }
@@ -377,6 +407,7 @@ private let smokePairs: [SmokePair] = [
     SmokePair(measured: .proxySyncEvent, reference: .concreteLoop, limit: 5),
     SmokePair(measured: .proxySyncDidFinishLaunching, reference: .concreteBoolLoop, limit: 5),
     SmokePair(measured: .proxySyncOpenURL, reference: .concreteBoolLoop, limit: 5),
+    SmokePair(measured: .proxySyncDiscovered, reference: .concreteLoop, limit: 5),
     SmokePair(measured: .proxyEvent, reference: .asyncLoop, limit: 5),
     SmokePair(measured: .proxyDidFinishLaunching, reference: .asyncBoolLoop, limit: 5),
     SmokePair(measured: .proxyOpenURL, reference: .asyncBoolLoop, limit: 5),

@@ -84,7 +84,8 @@ func moduleSource(count: Int) -> String {
         for n in part * chunk..<min(count, (part + 1) * chunk) {
             let name = typeName(n)
             source += "    modules.append(DeclaredModule(\(name).self, dependent: \(name).self) { module, hooks in\n"
-            source += "        hooks.didBecomeActive(module as! \(name))\n"
+            source += "        let module = module as! \(name)\n"
+            source += "        hooks.didBecomeActive(module, synchronously: { module.didBecomeActive($0) })\n"
             source += "    })\n"
         }
         source += "}\n"

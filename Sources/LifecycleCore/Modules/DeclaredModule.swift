@@ -1,10 +1,11 @@
 /// A module type with the capabilities the discovery plugin read from its source: the hooks it implements
-/// and in which form, and whether it declares dependencies, an environment rule, time budgets or a failure
-/// policy. A host built from declared modules learns all of it without asking the runtime.
+/// and which of them are synchronous, and whether it declares dependencies, an environment rule, time
+/// budgets or a failure policy. A host built from declared modules learns all of it without asking the
+/// runtime.
 ///
 /// `ModuleDiscoveryPlugin` writes these; nobody needs to. The generated code passes the module type itself
-/// where a capability protocol is expected, so a claim the type does not meet is a compile error, not a
-/// wrong table. A capability the plugin could not see (a conformance added in another target, say) is
+/// where a capability protocol is expected, and calls a synchronous hook from a synchronous closure, so a
+/// claim the type does not meet is a compile error, not a wrong table. A capability the plugin could not see (a conformance added in another target, say) is
 /// the one way a declaration can be incomplete: debug builds compare every declaration with the runtime's
 /// answer when a host is built, and throw a `ManifestError` with code `capabilityMismatch` that names the
 /// module and what differs. Release builds trust the declarations and cast nothing.
@@ -13,7 +14,7 @@
 /// DeclaredModule(CacheModule.self, dependent: CacheModule.self) { module, hooks in
 ///     let module = module as! CacheModule
 ///     hooks.warmUp(module)
-///     hooks.didReceiveMemoryWarning(sync: module)
+///     hooks.didReceiveMemoryWarning(module, synchronously: { module.didReceiveMemoryWarning($0) })
 /// }
 /// ```
 public struct DeclaredModule: Sendable {

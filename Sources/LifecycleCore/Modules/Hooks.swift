@@ -12,13 +12,16 @@ public import Foundation
 // event from these conformances, once, when it is built, without calling any hook.
 //
 // Every hook is `async throws`. A plain synchronous function satisfies an `async` requirement, so a module
-// whose hook does not await writes an ordinary function. A hook that throws does not stop delivery to the
-// other participants; see `ApplicationHost` for how failures are reported.
+// whose hook does not await writes an ordinary function, and the discovery plugin, which sees that it is
+// not `async`, registers it to be called without an `await` (`ModuleHooks.<event>(_:synchronously:)`): the
+// proxy walks a run of synchronous hooks as a plain loop. A hook that throws does not stop delivery to
+// the other participants; see `ApplicationHost` for how failures are reported.
 //
-// An event may also have a synchronous form, `Sync…`, which refines the asynchronous protocol with a
-// non-`async` requirement of the same name. A participant that adopts it is called without an `await`: the
-// proxy walks a run of synchronous implementers as a plain loop, at the cost of a direct call. Delivery
-// order and results do not depend on the form.
+// A registered synchronous function is kept in a `…Function` object, which the proxy calls through
+// without reference counting. The events that had a synchronous twin protocol keep it for one release,
+// deprecated: `Sync…` is an alias of `_Sync…`, which refines the asynchronous protocol with a non-`async`
+// requirement of the same name and is not API. The proxy still calls a participant that adopts it
+// without an `await`, also when the host learns its conformances at run time.
 
 /// Handles ``LifecycleEvent/willFinishLaunching``, the first launch event.
 public protocol WillFinishLaunching: Sendable {
@@ -28,16 +31,31 @@ public protocol WillFinishLaunching: Sendable {
     func willFinishLaunching(_ context: LifecycleContext) async throws -> Bool
 }
 
-/// The synchronous form of ``WillFinishLaunching``: the same hook, called without an `await`.
-///
-/// Adopt it instead of ``WillFinishLaunching`` when the hook never suspends; the one non-`async` function satisfies both
-/// requirements. The proxy calls it directly, in the same delivery order and with the same result rule.
-/// Swift prefers the `async` overload inside `async` code, so to call it yourself from there, go through
-/// a synchronous function or closure.
-public protocol SyncWillFinishLaunching: WillFinishLaunching {
+/// A synchronous `willFinishLaunching(_:)` that a capability table registered
+/// (`ModuleHooks.willFinishLaunching(_:synchronously:)`): the function that calls it, in an object the proxy
+/// calls through without reference counting.
+package final class WillFinishLaunchingFunction: Sendable {
+    package let function: @Sendable (LifecycleContext) throws -> Bool
+
+    init(_ function: @escaping @Sendable (LifecycleContext) throws -> Bool) {
+        self.function = function
+    }
+}
+
+/// The synchronous requirement behind the deprecated ``SyncWillFinishLaunching``, kept for one release: not API.
+/// Adopt ``WillFinishLaunching`` and write the hook without `async` instead.
+public protocol _SyncWillFinishLaunching: WillFinishLaunching {
     /// ``WillFinishLaunching/willFinishLaunching(_:)``, without suspending.
     func willFinishLaunching(_ context: LifecycleContext) throws -> Bool
 }
+
+/// Deprecated: adopt ``WillFinishLaunching`` and write `willFinishLaunching(_:)` without `async`.
+///
+/// The discovery plugin reads that the function is not `async`, and the proxy calls a discovered module's
+/// synchronous hook without an `await`, as it called this protocol's requirement. A module listed by hand
+/// (its conformances read at run time) is awaited instead, ~25 ns more per call. Kept for one release.
+@available(*, deprecated, message: "adopt WillFinishLaunching and write willFinishLaunching(_:) without async")
+public typealias SyncWillFinishLaunching = _SyncWillFinishLaunching
 
 /// Handles ``LifecycleEvent/setup``, the first launch stage.
 public protocol SetupStage: Sendable {
@@ -46,16 +64,31 @@ public protocol SetupStage: Sendable {
     func setUp(_ context: LifecycleContext) async throws
 }
 
-/// The synchronous form of ``SetupStage``: the same hook, called without an `await`.
-///
-/// Adopt it instead of ``SetupStage`` when the hook never suspends; the one non-`async` function satisfies both
-/// requirements. The proxy calls it directly, in the same delivery order and with the same result rule.
-/// Swift prefers the `async` overload inside `async` code, so to call it yourself from there, go through
-/// a synchronous function or closure.
-public protocol SyncSetupStage: SetupStage {
+/// A synchronous `setUp(_:)` that a capability table registered
+/// (`ModuleHooks.setup(_:synchronously:)`): the function that calls it, in an object the proxy
+/// calls through without reference counting.
+package final class SetupStageFunction: Sendable {
+    package let function: @Sendable (LifecycleContext) throws -> Void
+
+    init(_ function: @escaping @Sendable (LifecycleContext) throws -> Void) {
+        self.function = function
+    }
+}
+
+/// The synchronous requirement behind the deprecated ``SyncSetupStage``, kept for one release: not API.
+/// Adopt ``SetupStage`` and write the hook without `async` instead.
+public protocol _SyncSetupStage: SetupStage {
     /// ``SetupStage/setUp(_:)``, without suspending.
     func setUp(_ context: LifecycleContext) throws
 }
+
+/// Deprecated: adopt ``SetupStage`` and write `setUp(_:)` without `async`.
+///
+/// The discovery plugin reads that the function is not `async`, and the proxy calls a discovered module's
+/// synchronous hook without an `await`, as it called this protocol's requirement. A module listed by hand
+/// (its conformances read at run time) is awaited instead, ~25 ns more per call. Kept for one release.
+@available(*, deprecated, message: "adopt SetupStage and write setUp(_:) without async")
+public typealias SyncSetupStage = _SyncSetupStage
 
 /// Handles ``LifecycleEvent/initialize``, the second launch stage.
 public protocol InitializeStage: Sendable {
@@ -63,16 +96,31 @@ public protocol InitializeStage: Sendable {
     func initialize(_ context: LifecycleContext) async throws
 }
 
-/// The synchronous form of ``InitializeStage``: the same hook, called without an `await`.
-///
-/// Adopt it instead of ``InitializeStage`` when the hook never suspends; the one non-`async` function satisfies both
-/// requirements. The proxy calls it directly, in the same delivery order and with the same result rule.
-/// Swift prefers the `async` overload inside `async` code, so to call it yourself from there, go through
-/// a synchronous function or closure.
-public protocol SyncInitializeStage: InitializeStage {
+/// A synchronous `initialize(_:)` that a capability table registered
+/// (`ModuleHooks.initialize(_:synchronously:)`): the function that calls it, in an object the proxy
+/// calls through without reference counting.
+package final class InitializeStageFunction: Sendable {
+    package let function: @Sendable (LifecycleContext) throws -> Void
+
+    init(_ function: @escaping @Sendable (LifecycleContext) throws -> Void) {
+        self.function = function
+    }
+}
+
+/// The synchronous requirement behind the deprecated ``SyncInitializeStage``, kept for one release: not API.
+/// Adopt ``InitializeStage`` and write the hook without `async` instead.
+public protocol _SyncInitializeStage: InitializeStage {
     /// ``InitializeStage/initialize(_:)``, without suspending.
     func initialize(_ context: LifecycleContext) throws
 }
+
+/// Deprecated: adopt ``InitializeStage`` and write `initialize(_:)` without `async`.
+///
+/// The discovery plugin reads that the function is not `async`, and the proxy calls a discovered module's
+/// synchronous hook without an `await`, as it called this protocol's requirement. A module listed by hand
+/// (its conformances read at run time) is awaited instead, ~25 ns more per call. Kept for one release.
+@available(*, deprecated, message: "adopt InitializeStage and write initialize(_:) without async")
+public typealias SyncInitializeStage = _SyncInitializeStage
 
 /// Handles ``LifecycleEvent/warmUp``, the concurrent launch stage.
 public protocol WarmUpStage: Sendable {
@@ -91,16 +139,31 @@ public protocol DidFinishLaunching: Sendable {
     func didFinishLaunching(_ context: LifecycleContext) async throws -> Bool
 }
 
-/// The synchronous form of ``DidFinishLaunching``: the same hook, called without an `await`.
-///
-/// Adopt it instead of ``DidFinishLaunching`` when the hook never suspends; the one non-`async` function satisfies both
-/// requirements. The proxy calls it directly, in the same delivery order and with the same result rule.
-/// Swift prefers the `async` overload inside `async` code, so to call it yourself from there, go through
-/// a synchronous function or closure.
-public protocol SyncDidFinishLaunching: DidFinishLaunching {
+/// A synchronous `didFinishLaunching(_:)` that a capability table registered
+/// (`ModuleHooks.didFinishLaunching(_:synchronously:)`): the function that calls it, in an object the proxy
+/// calls through without reference counting.
+package final class DidFinishLaunchingFunction: Sendable {
+    package let function: @Sendable (LifecycleContext) throws -> Bool
+
+    init(_ function: @escaping @Sendable (LifecycleContext) throws -> Bool) {
+        self.function = function
+    }
+}
+
+/// The synchronous requirement behind the deprecated ``SyncDidFinishLaunching``, kept for one release: not API.
+/// Adopt ``DidFinishLaunching`` and write the hook without `async` instead.
+public protocol _SyncDidFinishLaunching: DidFinishLaunching {
     /// ``DidFinishLaunching/didFinishLaunching(_:)``, without suspending.
     func didFinishLaunching(_ context: LifecycleContext) throws -> Bool
 }
+
+/// Deprecated: adopt ``DidFinishLaunching`` and write `didFinishLaunching(_:)` without `async`.
+///
+/// The discovery plugin reads that the function is not `async`, and the proxy calls a discovered module's
+/// synchronous hook without an `await`, as it called this protocol's requirement. A module listed by hand
+/// (its conformances read at run time) is awaited instead, ~25 ns more per call. Kept for one release.
+@available(*, deprecated, message: "adopt DidFinishLaunching and write didFinishLaunching(_:) without async")
+public typealias SyncDidFinishLaunching = _SyncDidFinishLaunching
 
 /// Handles ``LifecycleEvent/willEnterForeground``.
 public protocol WillEnterForeground: Sendable {
@@ -108,16 +171,31 @@ public protocol WillEnterForeground: Sendable {
     func willEnterForeground(_ context: LifecycleContext) async throws
 }
 
-/// The synchronous form of ``WillEnterForeground``: the same hook, called without an `await`.
-///
-/// Adopt it instead of ``WillEnterForeground`` when the hook never suspends; the one non-`async` function satisfies both
-/// requirements. The proxy calls it directly, in the same delivery order and with the same result rule.
-/// Swift prefers the `async` overload inside `async` code, so to call it yourself from there, go through
-/// a synchronous function or closure.
-public protocol SyncWillEnterForeground: WillEnterForeground {
+/// A synchronous `willEnterForeground(_:)` that a capability table registered
+/// (`ModuleHooks.willEnterForeground(_:synchronously:)`): the function that calls it, in an object the proxy
+/// calls through without reference counting.
+package final class WillEnterForegroundFunction: Sendable {
+    package let function: @Sendable (LifecycleContext) throws -> Void
+
+    init(_ function: @escaping @Sendable (LifecycleContext) throws -> Void) {
+        self.function = function
+    }
+}
+
+/// The synchronous requirement behind the deprecated ``SyncWillEnterForeground``, kept for one release: not API.
+/// Adopt ``WillEnterForeground`` and write the hook without `async` instead.
+public protocol _SyncWillEnterForeground: WillEnterForeground {
     /// ``WillEnterForeground/willEnterForeground(_:)``, without suspending.
     func willEnterForeground(_ context: LifecycleContext) throws
 }
+
+/// Deprecated: adopt ``WillEnterForeground`` and write `willEnterForeground(_:)` without `async`.
+///
+/// The discovery plugin reads that the function is not `async`, and the proxy calls a discovered module's
+/// synchronous hook without an `await`, as it called this protocol's requirement. A module listed by hand
+/// (its conformances read at run time) is awaited instead, ~25 ns more per call. Kept for one release.
+@available(*, deprecated, message: "adopt WillEnterForeground and write willEnterForeground(_:) without async")
+public typealias SyncWillEnterForeground = _SyncWillEnterForeground
 
 /// Handles ``LifecycleEvent/didBecomeActive``.
 public protocol DidBecomeActive: Sendable {
@@ -125,16 +203,31 @@ public protocol DidBecomeActive: Sendable {
     func didBecomeActive(_ context: LifecycleContext) async throws
 }
 
-/// The synchronous form of ``DidBecomeActive``: the same hook, called without an `await`.
-///
-/// Adopt it instead of ``DidBecomeActive`` when the hook never suspends; the one non-`async` function satisfies both
-/// requirements. The proxy calls it directly, in the same delivery order and with the same result rule.
-/// Swift prefers the `async` overload inside `async` code, so to call it yourself from there, go through
-/// a synchronous function or closure.
-public protocol SyncDidBecomeActive: DidBecomeActive {
+/// A synchronous `didBecomeActive(_:)` that a capability table registered
+/// (`ModuleHooks.didBecomeActive(_:synchronously:)`): the function that calls it, in an object the proxy
+/// calls through without reference counting.
+package final class DidBecomeActiveFunction: Sendable {
+    package let function: @Sendable (LifecycleContext) throws -> Void
+
+    init(_ function: @escaping @Sendable (LifecycleContext) throws -> Void) {
+        self.function = function
+    }
+}
+
+/// The synchronous requirement behind the deprecated ``SyncDidBecomeActive``, kept for one release: not API.
+/// Adopt ``DidBecomeActive`` and write the hook without `async` instead.
+public protocol _SyncDidBecomeActive: DidBecomeActive {
     /// ``DidBecomeActive/didBecomeActive(_:)``, without suspending.
     func didBecomeActive(_ context: LifecycleContext) throws
 }
+
+/// Deprecated: adopt ``DidBecomeActive`` and write `didBecomeActive(_:)` without `async`.
+///
+/// The discovery plugin reads that the function is not `async`, and the proxy calls a discovered module's
+/// synchronous hook without an `await`, as it called this protocol's requirement. A module listed by hand
+/// (its conformances read at run time) is awaited instead, ~25 ns more per call. Kept for one release.
+@available(*, deprecated, message: "adopt DidBecomeActive and write didBecomeActive(_:) without async")
+public typealias SyncDidBecomeActive = _SyncDidBecomeActive
 
 /// Handles ``LifecycleEvent/willResignActive``. Delivered in reverse order.
 public protocol WillResignActive: Sendable {
@@ -143,16 +236,31 @@ public protocol WillResignActive: Sendable {
     func willResignActive(_ context: LifecycleContext) async throws
 }
 
-/// The synchronous form of ``WillResignActive``: the same hook, called without an `await`.
-///
-/// Adopt it instead of ``WillResignActive`` when the hook never suspends; the one non-`async` function satisfies both
-/// requirements. The proxy calls it directly, in the same delivery order and with the same result rule.
-/// Swift prefers the `async` overload inside `async` code, so to call it yourself from there, go through
-/// a synchronous function or closure.
-public protocol SyncWillResignActive: WillResignActive {
+/// A synchronous `willResignActive(_:)` that a capability table registered
+/// (`ModuleHooks.willResignActive(_:synchronously:)`): the function that calls it, in an object the proxy
+/// calls through without reference counting.
+package final class WillResignActiveFunction: Sendable {
+    package let function: @Sendable (LifecycleContext) throws -> Void
+
+    init(_ function: @escaping @Sendable (LifecycleContext) throws -> Void) {
+        self.function = function
+    }
+}
+
+/// The synchronous requirement behind the deprecated ``SyncWillResignActive``, kept for one release: not API.
+/// Adopt ``WillResignActive`` and write the hook without `async` instead.
+public protocol _SyncWillResignActive: WillResignActive {
     /// ``WillResignActive/willResignActive(_:)``, without suspending.
     func willResignActive(_ context: LifecycleContext) throws
 }
+
+/// Deprecated: adopt ``WillResignActive`` and write `willResignActive(_:)` without `async`.
+///
+/// The discovery plugin reads that the function is not `async`, and the proxy calls a discovered module's
+/// synchronous hook without an `await`, as it called this protocol's requirement. A module listed by hand
+/// (its conformances read at run time) is awaited instead, ~25 ns more per call. Kept for one release.
+@available(*, deprecated, message: "adopt WillResignActive and write willResignActive(_:) without async")
+public typealias SyncWillResignActive = _SyncWillResignActive
 
 /// Handles ``LifecycleEvent/didEnterBackground``. Delivered in reverse order.
 public protocol DidEnterBackground: Sendable {
@@ -160,16 +268,31 @@ public protocol DidEnterBackground: Sendable {
     func didEnterBackground(_ context: LifecycleContext) async throws
 }
 
-/// The synchronous form of ``DidEnterBackground``: the same hook, called without an `await`.
-///
-/// Adopt it instead of ``DidEnterBackground`` when the hook never suspends; the one non-`async` function satisfies both
-/// requirements. The proxy calls it directly, in the same delivery order and with the same result rule.
-/// Swift prefers the `async` overload inside `async` code, so to call it yourself from there, go through
-/// a synchronous function or closure.
-public protocol SyncDidEnterBackground: DidEnterBackground {
+/// A synchronous `didEnterBackground(_:)` that a capability table registered
+/// (`ModuleHooks.didEnterBackground(_:synchronously:)`): the function that calls it, in an object the proxy
+/// calls through without reference counting.
+package final class DidEnterBackgroundFunction: Sendable {
+    package let function: @Sendable (LifecycleContext) throws -> Void
+
+    init(_ function: @escaping @Sendable (LifecycleContext) throws -> Void) {
+        self.function = function
+    }
+}
+
+/// The synchronous requirement behind the deprecated ``SyncDidEnterBackground``, kept for one release: not API.
+/// Adopt ``DidEnterBackground`` and write the hook without `async` instead.
+public protocol _SyncDidEnterBackground: DidEnterBackground {
     /// ``DidEnterBackground/didEnterBackground(_:)``, without suspending.
     func didEnterBackground(_ context: LifecycleContext) throws
 }
+
+/// Deprecated: adopt ``DidEnterBackground`` and write `didEnterBackground(_:)` without `async`.
+///
+/// The discovery plugin reads that the function is not `async`, and the proxy calls a discovered module's
+/// synchronous hook without an `await`, as it called this protocol's requirement. A module listed by hand
+/// (its conformances read at run time) is awaited instead, ~25 ns more per call. Kept for one release.
+@available(*, deprecated, message: "adopt DidEnterBackground and write didEnterBackground(_:) without async")
+public typealias SyncDidEnterBackground = _SyncDidEnterBackground
 
 /// Handles ``LifecycleEvent/willTerminate``. Delivered in reverse order.
 public protocol WillTerminate: Sendable {
@@ -177,16 +300,31 @@ public protocol WillTerminate: Sendable {
     func willTerminate(_ context: LifecycleContext) async throws
 }
 
-/// The synchronous form of ``WillTerminate``: the same hook, called without an `await`.
-///
-/// Adopt it instead of ``WillTerminate`` when the hook never suspends; the one non-`async` function satisfies both
-/// requirements. The proxy calls it directly, in the same delivery order and with the same result rule.
-/// Swift prefers the `async` overload inside `async` code, so to call it yourself from there, go through
-/// a synchronous function or closure.
-public protocol SyncWillTerminate: WillTerminate {
+/// A synchronous `willTerminate(_:)` that a capability table registered
+/// (`ModuleHooks.willTerminate(_:synchronously:)`): the function that calls it, in an object the proxy
+/// calls through without reference counting.
+package final class WillTerminateFunction: Sendable {
+    package let function: @Sendable (LifecycleContext) throws -> Void
+
+    init(_ function: @escaping @Sendable (LifecycleContext) throws -> Void) {
+        self.function = function
+    }
+}
+
+/// The synchronous requirement behind the deprecated ``SyncWillTerminate``, kept for one release: not API.
+/// Adopt ``WillTerminate`` and write the hook without `async` instead.
+public protocol _SyncWillTerminate: WillTerminate {
     /// ``WillTerminate/willTerminate(_:)``, without suspending.
     func willTerminate(_ context: LifecycleContext) throws
 }
+
+/// Deprecated: adopt ``WillTerminate`` and write `willTerminate(_:)` without `async`.
+///
+/// The discovery plugin reads that the function is not `async`, and the proxy calls a discovered module's
+/// synchronous hook without an `await`, as it called this protocol's requirement. A module listed by hand
+/// (its conformances read at run time) is awaited instead, ~25 ns more per call. Kept for one release.
+@available(*, deprecated, message: "adopt WillTerminate and write willTerminate(_:) without async")
+public typealias SyncWillTerminate = _SyncWillTerminate
 
 /// Handles ``LifecycleEvent/didReceiveMemoryWarning``.
 public protocol DidReceiveMemoryWarning: Sendable {
@@ -194,16 +332,31 @@ public protocol DidReceiveMemoryWarning: Sendable {
     func didReceiveMemoryWarning(_ context: LifecycleContext) async throws
 }
 
-/// The synchronous form of ``DidReceiveMemoryWarning``: the same hook, called without an `await`.
-///
-/// Adopt it instead of ``DidReceiveMemoryWarning`` when the hook never suspends; the one non-`async` function satisfies both
-/// requirements. The proxy calls it directly, in the same delivery order and with the same result rule.
-/// Swift prefers the `async` overload inside `async` code, so to call it yourself from there, go through
-/// a synchronous function or closure.
-public protocol SyncDidReceiveMemoryWarning: DidReceiveMemoryWarning {
+/// A synchronous `didReceiveMemoryWarning(_:)` that a capability table registered
+/// (`ModuleHooks.didReceiveMemoryWarning(_:synchronously:)`): the function that calls it, in an object the proxy
+/// calls through without reference counting.
+package final class DidReceiveMemoryWarningFunction: Sendable {
+    package let function: @Sendable (LifecycleContext) throws -> Void
+
+    init(_ function: @escaping @Sendable (LifecycleContext) throws -> Void) {
+        self.function = function
+    }
+}
+
+/// The synchronous requirement behind the deprecated ``SyncDidReceiveMemoryWarning``, kept for one release: not API.
+/// Adopt ``DidReceiveMemoryWarning`` and write the hook without `async` instead.
+public protocol _SyncDidReceiveMemoryWarning: DidReceiveMemoryWarning {
     /// ``DidReceiveMemoryWarning/didReceiveMemoryWarning(_:)``, without suspending.
     func didReceiveMemoryWarning(_ context: LifecycleContext) throws
 }
+
+/// Deprecated: adopt ``DidReceiveMemoryWarning`` and write `didReceiveMemoryWarning(_:)` without `async`.
+///
+/// The discovery plugin reads that the function is not `async`, and the proxy calls a discovered module's
+/// synchronous hook without an `await`, as it called this protocol's requirement. A module listed by hand
+/// (its conformances read at run time) is awaited instead, ~25 ns more per call. Kept for one release.
+@available(*, deprecated, message: "adopt DidReceiveMemoryWarning and write didReceiveMemoryWarning(_:) without async")
+public typealias SyncDidReceiveMemoryWarning = _SyncDidReceiveMemoryWarning
 
 /// Handles ``LifecycleEvent/openURL``.
 public protocol OpenURL: Sendable {
@@ -215,13 +368,28 @@ public protocol OpenURL: Sendable {
     func open(_ url: URL, context: LifecycleContext) async throws -> Bool
 }
 
-/// The synchronous form of ``OpenURL``: the same hook, called without an `await`.
-///
-/// Adopt it instead of ``OpenURL`` when the hook never suspends; the one non-`async` function satisfies both
-/// requirements. The proxy calls it directly, in the same delivery order and with the same result rule.
-/// Swift prefers the `async` overload inside `async` code, so to call it yourself from there, go through
-/// a synchronous function or closure.
-public protocol SyncOpenURL: OpenURL {
+/// A synchronous `open(_:context:)` that a capability table registered
+/// (`ModuleHooks.openURL(_:synchronously:)`): the function that calls it, in an object the proxy
+/// calls through without reference counting.
+package final class OpenURLFunction: Sendable {
+    package let function: @Sendable (URL, LifecycleContext) throws -> Bool
+
+    init(_ function: @escaping @Sendable (URL, LifecycleContext) throws -> Bool) {
+        self.function = function
+    }
+}
+
+/// The synchronous requirement behind the deprecated ``SyncOpenURL``, kept for one release: not API.
+/// Adopt ``OpenURL`` and write the hook without `async` instead.
+public protocol _SyncOpenURL: OpenURL {
     /// ``OpenURL/open(_:context:)``, without suspending.
     func open(_ url: URL, context: LifecycleContext) throws -> Bool
 }
+
+/// Deprecated: adopt ``OpenURL`` and write `open(_:context:)` without `async`.
+///
+/// The discovery plugin reads that the function is not `async`, and the proxy calls a discovered module's
+/// synchronous hook without an `await`, as it called this protocol's requirement. A module listed by hand
+/// (its conformances read at run time) is awaited instead, ~25 ns more per call. Kept for one release.
+@available(*, deprecated, message: "adopt OpenURL and write open(_:context:) without async")
+public typealias SyncOpenURL = _SyncOpenURL

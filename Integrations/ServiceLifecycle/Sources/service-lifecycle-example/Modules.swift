@@ -92,8 +92,8 @@ struct StoreModule: LifecycleModule, ServiceProvidingModule, SetupStage, WarmUpS
 
 /// Reports the traffic: it starts counting when the host becomes active, and reports the count when the
 /// host goes to the background, after the server has drained.
-struct TrafficModule: LifecycleModule, DependentModule, SyncDidBecomeActive, SyncWillResignActive,
-    SyncDidEnterBackground
+struct TrafficModule: LifecycleModule, DependentModule, DidBecomeActive, WillResignActive,
+    DidEnterBackground
 {
     static let priority: ModulePriority = .normal
     static let dependencies: [any LifecycleModule.Type] = [StoreModule.self]

@@ -52,8 +52,8 @@ struct Boom: Error, CustomStringConvertible {
 }
 
 /// A module that handles every launch and shutdown event, and does nothing.
-struct PoolModule: LifecycleModule, SyncSetupStage, SyncDidFinishLaunching, SyncDidBecomeActive, SyncWillResignActive,
-    SyncDidEnterBackground, SyncWillTerminate
+struct PoolModule: LifecycleModule, SetupStage, DidFinishLaunching, DidBecomeActive, WillResignActive,
+    DidEnterBackground, WillTerminate
 {
     static let priority: ModulePriority = .high
     init(context: LifecycleContext) {}
@@ -66,8 +66,8 @@ struct PoolModule: LifecycleModule, SyncSetupStage, SyncDidFinishLaunching, Sync
 }
 
 /// Like ``PoolModule``, at a lower priority.
-struct CacheModule: LifecycleModule, SyncSetupStage, SyncDidFinishLaunching, SyncDidBecomeActive, SyncWillResignActive,
-    SyncDidEnterBackground, SyncWillTerminate
+struct CacheModule: LifecycleModule, SetupStage, DidFinishLaunching, DidBecomeActive, WillResignActive,
+    DidEnterBackground, WillTerminate
 {
     static let priority: ModulePriority = .normal
     init(context: LifecycleContext) {}
@@ -80,7 +80,7 @@ struct CacheModule: LifecycleModule, SyncSetupStage, SyncDidFinishLaunching, Syn
 }
 
 /// Its setup takes `SetupDelayKey`, and cancellation does not shorten it. Writes `"setup: started"` first.
-struct SlowSetupModule: LifecycleModule, SetupStage, SyncWillTerminate {
+struct SlowSetupModule: LifecycleModule, SetupStage, WillTerminate {
     static let priority: ModulePriority = .low
     let timeline: Timeline
     let delay: Duration
@@ -99,7 +99,7 @@ struct SlowSetupModule: LifecycleModule, SetupStage, SyncWillTerminate {
 }
 
 /// Its setup throws, and it aborts the launch whatever the host's policy.
-struct AbortingSetupModule: LifecycleModule, FailurePolicyModule, SyncSetupStage {
+struct AbortingSetupModule: LifecycleModule, FailurePolicyModule, SetupStage {
     static let priority: ModulePriority = .low
     static let failurePolicy: ModuleFailurePolicy = .abort
     init(context: LifecycleContext) {}
@@ -107,7 +107,7 @@ struct AbortingSetupModule: LifecycleModule, FailurePolicyModule, SyncSetupStage
 }
 
 /// Its `didFinishLaunching` throws; under the host's `.continue` the launch completes anyway.
-struct FailingLaunchModule: LifecycleModule, SyncDidFinishLaunching, SyncWillTerminate {
+struct FailingLaunchModule: LifecycleModule, DidFinishLaunching, WillTerminate {
     static let priority: ModulePriority = .low
     init(context: LifecycleContext) {}
     func didFinishLaunching(_ context: LifecycleContext) throws -> Bool { throw Boom(reason: "no feature flags") }
@@ -115,7 +115,7 @@ struct FailingLaunchModule: LifecycleModule, SyncDidFinishLaunching, SyncWillTer
 }
 
 /// Its `willResignActive` throws.
-struct FailingResignModule: LifecycleModule, SyncWillResignActive, SyncWillTerminate {
+struct FailingResignModule: LifecycleModule, WillResignActive, WillTerminate {
     static let priority: ModulePriority = .low
     init(context: LifecycleContext) {}
     func willResignActive(_ context: LifecycleContext) throws { throw Boom(reason: "cannot flush") }
@@ -132,7 +132,7 @@ struct HangingTerminateModule: LifecycleModule, WillTerminate {
 }
 
 /// Posts `enterBackground` once active, so the host is in the background before any shutdown.
-struct BackgroundingModule: LifecycleModule, SyncDidBecomeActive, SyncDidEnterBackground, SyncWillTerminate {
+struct BackgroundingModule: LifecycleModule, DidBecomeActive, DidEnterBackground, WillTerminate {
     static let priority: ModulePriority = .low
     init(context: LifecycleContext) {}
     func didBecomeActive(_ context: LifecycleContext) {
@@ -143,7 +143,7 @@ struct BackgroundingModule: LifecycleModule, SyncDidBecomeActive, SyncDidEnterBa
 }
 
 /// Posts `enterForeground` while active, which the host refuses: an error nobody awaits.
-struct InvalidPostModule: LifecycleModule, SyncDidBecomeActive {
+struct InvalidPostModule: LifecycleModule, DidBecomeActive {
     static let priority: ModulePriority = .low
     init(context: LifecycleContext) {}
     func didBecomeActive(_ context: LifecycleContext) { context.events.post(.enterForeground) }

@@ -54,7 +54,7 @@ enum GateKey: LaunchOptionKey {
 }
 
 /// Warms up until its gate opens; handles memory warnings.
-struct HeldWarmUpModule: LifecycleModule, WarmUpStage, SyncDidReceiveMemoryWarning {
+struct HeldWarmUpModule: LifecycleModule, WarmUpStage, DidReceiveMemoryWarning {
     static let priority: ModulePriority = .normal
     let gate: Gate
     init(context: LifecycleContext) { gate = context.launchOptions[GateKey.self] }
@@ -74,7 +74,7 @@ struct HangingWarningModule: LifecycleModule, DidReceiveMemoryWarning {
 }
 
 /// Its memory warning hook throws.
-struct FailingWarningModule: LifecycleModule, SyncDidReceiveMemoryWarning {
+struct FailingWarningModule: LifecycleModule, DidReceiveMemoryWarning {
     static let priority: ModulePriority = .low
     init(context: LifecycleContext) {}
     func didReceiveMemoryWarning(_ context: LifecycleContext) throws { throw Boom(reason: "no memory to free") }
@@ -86,7 +86,7 @@ struct Ping: Message {
 }
 
 /// Answers ``Ping``.
-struct PingModule: MessageReceiving, SyncDidBecomeActive {
+struct PingModule: MessageReceiving, DidBecomeActive {
     static let priority: ModulePriority = .normal
     init(context: LifecycleContext) {}
     func didBecomeActive(_ context: LifecycleContext) {}

@@ -5,7 +5,7 @@ import ServiceLifecycle
 import Testing
 
 /// Posts `terminate` once active: a program whose modules decide when to stop.
-struct SelfTerminatingModule: LifecycleModule, SyncDidBecomeActive, SyncWillTerminate {
+struct SelfTerminatingModule: LifecycleModule, DidBecomeActive, WillTerminate {
     static let priority: ModulePriority = .low
     init(context: LifecycleContext) {}
     func didBecomeActive(_ context: LifecycleContext) {
