@@ -56,6 +56,16 @@ package struct ProcessSignals {
         #endif
     }
 
+    /// Whether every handled signal is watched now: on Linux, none is still ignored (see
+    /// ``waitUntilWatching(timeout:)``); elsewhere always.
+    package var isWatching: Bool {
+        #if os(Linux)
+        sources.allSatisfy { !Self.isIgnored($0.signal) }
+        #else
+        true
+        #endif
+    }
+
     #if os(Linux)
     private static func isIgnored(_ handled: UnixSignal) -> Bool {
         var current = sigaction()
