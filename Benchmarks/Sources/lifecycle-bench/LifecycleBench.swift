@@ -120,9 +120,9 @@ struct LifecycleBench {
 
 extension LifecycleBench {
     /// A smoke check judges a few quick rounds on a shared machine, where one slow stretch can push a pair
-    /// over its limit. Each failing pair is measured again at the judged (largest) N, up to twice, and
-    /// each of its systems keeps its best measurement: its lowest minimum, from more rounds. A real
-    /// regression fails all three attempts.
+    /// over its limit. Each failing pair is measured again at the judged (largest) N, up to twice, and is
+    /// judged on its latest attempt, both systems measured side by side. A real regression fails all three
+    /// attempts.
     nonisolated static func remeasureFailingSmokeChecks(
         _ results: [Measurement],
         _ options: Options,
@@ -141,7 +141,7 @@ extension LifecycleBench {
                 .filter { systems.contains($0.system.id) }
             let again = await measureRoundRobin(cases, settings: options.settings) { _ in }
             fixture.tearDown()
-            results.keepFaster(again)
+            results.keepSideBySide(again)
         }
         return results
     }
@@ -177,7 +177,7 @@ extension LifecycleBench {
     }
 
     /// `remeasureFailingSmokeChecks` for the routing checks: each failing check's systems are measured again,
-    /// up to twice, and each keeps its lowest minimum at each size.
+    /// up to twice, side by side, and judged on the latest attempt.
     nonisolated static func remeasureFailingRoutingChecks(
         _ results: [Measurement],
         _ options: Options
@@ -188,7 +188,7 @@ extension LifecycleBench {
             guard !ids.isEmpty else { break }
             log("smoke: measuring \(ids.sorted().joined(separator: ", ")) again (attempt \(attempt + 1))")
             let again = await measureRouting(options, systems: System.all.filter { ids.contains($0.id) })
-            results.keepFaster(again)
+            results.keepSideBySide(again)
         }
         return results
     }
@@ -215,7 +215,7 @@ extension LifecycleBench {
     }
 
     /// `remeasureFailingSmokeChecks` for the scope checks: each failing check's systems are measured again,
-    /// up to twice, at every number of tasks, and each keeps its lowest minimum.
+    /// up to twice, at every number of tasks, side by side, and judged on the latest attempt.
     nonisolated static func remeasureFailingScopeChecks(
         _ results: [Measurement],
         _ options: Options
@@ -226,7 +226,7 @@ extension LifecycleBench {
             guard !ids.isEmpty else { break }
             log("smoke: measuring \(ids.sorted().joined(separator: ", ")) again (attempt \(attempt + 1))")
             let again = await measureScopes(options, systems: System.all.filter { ids.contains($0.id) })
-            results.keepFaster(again)
+            results.keepSideBySide(again)
         }
         return results
     }
@@ -389,11 +389,14 @@ enum MachineDescription {
 extension [Measurement] {
     /// Replaces each measurement with the one of `again` for the same system and size, when that one is
     /// faster (by its minimum): what a re-measured smoke check keeps.
-    mutating func keepFaster(_ again: [Measurement]) {
+    /// Replaces the measurements of the systems measured `again` with those: a pair's two systems are then
+    /// judged side by side, from the same round-robin. (Keeping each system's lowest minimum across
+    /// attempts judged minima from different attempts: the loop a ratio divides by only got faster with
+    /// every attempt, and the ratio only higher.)
+    mutating func keepSideBySide(_ again: [Measurement]) {
         for measurement in again {
             guard
-                let index = firstIndex(where: { $0.system == measurement.system && $0.modules == measurement.modules }),
-                measurement.minNanoseconds < self[index].minNanoseconds
+                let index = firstIndex(where: { $0.system == measurement.system && $0.modules == measurement.modules })
             else { continue }
             self[index] = measurement
         }
