@@ -6,6 +6,12 @@ package enum Supervised<Success: Sendable>: Sendable {
     /// Whatever it returns later is dropped.
     case abandoned
 
+    /// Whether it was abandoned.
+    package var isAbandoned: Bool {
+        if case .abandoned = self { return true }
+        return false
+    }
+
     /// The value or error, for a result that finished; `nil` otherwise.
     package var result: Result<Success, any Error>? {
         if case .finished(let result, _) = self { return result }
