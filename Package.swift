@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "LifecycleMessaging", targets: ["LifecycleMessaging"]),
         .library(name: "LifecycleRouting", targets: ["LifecycleRouting"]),
         .library(name: "LifecycleScopes", targets: ["LifecycleScopes"]),
+        .library(name: "LifecycleWork", targets: ["LifecycleWork"]),
         // The plugin's scanner, for the nested package `Validation/`, which checks it against swift-syntax.
         // Its `@_spi(Validation)` declarations are not API (README, "Public API").
         .library(name: "ModuleScanner", targets: ["ModuleScanner"]),
@@ -57,6 +58,13 @@ let package = Package(
         .target(
             name: "LifecycleScopes",
             dependencies: [.target(name: "LifecycleCore")]
+        ),
+
+        // Work that modules own: long-running tasks tied to lifecycle states, supervised with restart
+        // strategies, on the host's watchdog and clock (Docs/Work.md).
+        .target(
+            name: "LifecycleWork",
+            dependencies: [.target(name: "LifecycleCore"), .target(name: "LifecycleProxy")]
         ),
 
         // The built-in events as one table: the scanner reads it, and LifecycleCore and LifecycleProxy compile Swift
@@ -249,6 +257,15 @@ let package = Package(
             dependencies: [
                 .target(name: "LifecycleScopes"),
                 .target(name: "LifecycleServices"),
+                .target(name: "LifecycleCore"),
+                .target(name: "LifecycleProxy"),
+                .target(name: "LifecycleTesting"),
+            ]
+        ),
+        .testTarget(
+            name: "LifecycleWorkTests",
+            dependencies: [
+                .target(name: "LifecycleWork"),
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
                 .target(name: "LifecycleTesting"),

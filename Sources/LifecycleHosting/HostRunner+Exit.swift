@@ -8,7 +8,8 @@ extension HostRunner {
     /// | 0 | ``Reason/clean`` | the host terminated, and every `willTerminate` hook returned |
     /// | 1 | ``Reason/terminateFailed`` | the host terminated, but `willTerminate` hooks threw |
     /// | 3 | ``Reason/launchFailed`` | launch aborted (the host rolled back and terminated), or the host was already terminated |
-    /// | 4 | ``Reason/deadlineExceeded`` | termination ran past a time limit: `terminateDeadline`, a hook budget under `.fail`, or the runner's ``Configuration/shutdownLimit`` |
+    /// | 4 | ``Reason/deadlineExceeded`` | termination ran past a time limit: `terminateDeadline`, a hook budget under `.fail`, the runner's ``Configuration/shutdownLimit``, or work that ignored cancellation and was abandoned |
+    /// | 5 | ``Reason/workFailed`` | a module's work failed past its policy, which terminates the application (LifecycleWork) |
     /// | 128 + n | ``Reason/interrupted(_:)`` | signal n cut termination short: 130 for a second `SIGINT` |
     ///
     /// A graceful termination on `SIGTERM` is a clean exit, 0: whoever sent it asked the program to stop,
@@ -28,6 +29,9 @@ extension HostRunner {
             case deadlineExceeded
             /// The signal cut termination short (see ``SignalAction/interrupt``).
             case interrupted(UnixSignal)
+            /// A module's work failed past its policy, which terminated the application gracefully
+            /// (``Exit/error`` is the host's ``LifecycleCore/ApplicationHost/terminationFailure``).
+            case workFailed
         }
 
         /// Why the run ended.
@@ -51,6 +55,7 @@ extension HostRunner {
             case .terminateFailed: return 1
             case .launchFailed: return 3
             case .deadlineExceeded: return 4
+            case .workFailed: return 5
             case .interrupted(let signal): return 128 + signal.rawValue
             }
         }
@@ -63,6 +68,7 @@ extension HostRunner {
             case .terminateFailed: name = "terminate failed"
             case .launchFailed: name = "launch failed"
             case .deadlineExceeded: name = "deadline exceeded"
+            case .workFailed: name = "work failed"
             case .interrupted(let signal): name = "interrupted by \(signal)"
             }
             var text = "exit \(code) (\(name))"

@@ -229,12 +229,16 @@ public struct HostRunner: Sendable {
                 // A termination asked for during launch has said STOPPING=1 already: no READY=1 after it.
                 if !run.terminating, configuration.systemd != nil {
                     let ready = "READY=1\nSTATUS=serving" + (result.error == nil ? "" : "; launch reported failures")
-                    if host.configuration.didFinishLaunchingWaitsForWarmUp {
+                    if host.isReady {
                         notify(ready)
                         petWatchdog(&group)
                     } else {
-                        // Warm-up goes on after launch returned: ready once it is over, not before.
-                        notify("STATUS=warming up")
+                        // Warm-up goes on after launch returned, or work has not reported ready yet: ready
+                        // once it is over, not before.
+                        notify(
+                            host.configuration.didFinishLaunchingWaitsForWarmUp
+                                ? "STATUS=starting work" : "STATUS=warming up"
+                        )
                         let host = self.host
                         group.addTask {
                             do { try await host.waitUntilReady() } catch { return }  // never ready: it terminates
@@ -243,7 +247,7 @@ public struct HostRunner: Sendable {
                     }
                 }
                 // The host may have terminated itself during launch; then the watcher's word came first.
-                if run.hostTerminated, !run.terminating { return Exit(.clean, detail: selfTerminated) }
+                if run.hostTerminated, !run.terminating { return selfTerminatedExit }
                 return nil
             case .terminate:
                 return status(ofTermination: result, run)
@@ -259,7 +263,7 @@ public struct HostRunner: Sendable {
             // (A launch that aborts terminates the host too; its result decides then.)
             guard run.launched, !run.terminating else { return nil }
             notify("STOPPING=1\nSTATUS=the host terminated itself")
-            return Exit(.clean, detail: selfTerminated)
+            return selfTerminatedExit
 
         case .warmedUp(let ready):
             if !run.terminating {
@@ -278,7 +282,12 @@ public struct HostRunner: Sendable {
         }
     }
 
-    private var selfTerminated: String { "the host terminated itself (a terminate request from a module)" }
+    /// A host that terminated itself: a clean exit, unless a module's work failed past its policy and
+    /// terminated it (``LifecycleCore/ApplicationHost/terminationFailure``).
+    private var selfTerminatedExit: Exit {
+        if let failure = host.terminationFailure { return Exit(.workFailed, error: failure) }
+        return Exit(.clean, detail: "the host terminated itself (a terminate request from a module)")
+    }
 
     private func status(ofTermination result: Result<Void, LifecycleError>, _ run: RunState) -> Exit {
         guard case .failure(let error) = result else { return Exit(.clean) }
@@ -289,7 +298,7 @@ public struct HostRunner: Sendable {
             return Exit(.deadlineExceeded, error: error)
         case .invalidTransition where host.state == .terminated:
             // The host terminated itself before our request reached it.
-            return Exit(.clean, detail: selfTerminated)
+            return selfTerminatedExit
         default:
             return Exit(.terminateFailed, error: error)
         }

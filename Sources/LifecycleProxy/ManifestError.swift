@@ -26,6 +26,7 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
             case invalidRoute
             case duplicateRoute
             case invalidModuleSwitches
+            case invalidWork
         }
 
         private let base: Base
@@ -63,6 +64,9 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
         public static let serviceProviderCycle = Code(base: .serviceProviderCycle)
         /// A module registered two handlers for one message type (LifecycleMessaging).
         public static let duplicateMessageHandler = Code(base: .duplicateMessageHandler)
+        /// A working module declares two works with one name, or a work policy that cannot work (a negative
+        /// duration, a jitter outside 0…1): LifecycleWork, Docs/Work.md.
+        public static let invalidWork = Code(base: .invalidWork)
         /// A route served by a module cannot be reached as declared: its pattern cannot match anything, or
         /// its command is malformed (LifecycleRouting).
         public static let invalidRoute = Code(base: .invalidRoute)

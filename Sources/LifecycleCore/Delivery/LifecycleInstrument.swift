@@ -48,6 +48,11 @@ public protocol LifecycleInstrument: Sendable {
     /// (`quarantined`) or released (`released`): the same changes, with the same names and reasons, as the
     /// journal's notes (``DeliveryJournal/Entry/note``).
     func moduleChanged(_ change: String, module: String, reason: String)
+
+    /// A module's work changed (LifecycleWork, Docs/Work.md): `change` is `workStarted`, `workReady`,
+    /// `workStopped`, `workFinished`, `workFailed`, `workRestarting`, `workGaveUp` or `workAbandoned`; `detail`
+    /// says why, or is empty.
+    func workChanged(_ change: String, module: String, work: String, detail: String)
 }
 
 extension LifecycleInstrument {
@@ -59,4 +64,5 @@ extension LifecycleInstrument {
     public func eventFinished(_ summary: EventSummary, context: (any Sendable)?) {}
     public func stateChanged(from old: ApplicationState, to new: ApplicationState) {}
     public func moduleChanged(_ change: String, module: String, reason: String) {}
+    public func workChanged(_ change: String, module: String, work: String, detail: String) {}
 }

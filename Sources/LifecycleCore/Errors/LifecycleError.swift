@@ -27,6 +27,7 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
             case removalFailed
             case reconfigurationFailed
             case interrupted
+            case workFailed
         }
 
         private let base: Base
@@ -80,6 +81,10 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
         /// not quarantined. Nothing was delivered and nothing changed.
         public static let reconfigurationFailed = Code(base: .reconfigurationFailed)
 
+        /// A module's work failed past its policy, and the policy terminates the application
+        /// (``ApplicationHost/terminationFailure``): the host terminated gracefully.
+        /// ``LifecycleError/underlyingError`` names the module, the work and the failure.
+        public static let workFailed = Code(base: .workFailed)
         public var description: String { base.rawValue }
     }
 
@@ -103,6 +108,9 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
     /// at the deadline, then those never reached). For ``Code/interrupted``: those whose `willTerminate`
     /// never started.
     public package(set) var abandoned: [Participant] = []
+    /// For ``Code/deadlineExceeded`` and ``Code/launchAborted``: the modules' work that did not stop
+    /// within its grace periods and was abandoned, as `Module.work` (Docs/Work.md).
+    public package(set) var abandonedWork: [String] = []
     /// For ``Code/registrationFailed`` and ``Code/removalFailed``: why the module could not be added or
     /// removed (a `ManifestError` from `LifecycleProxy`), when it was refused before anything was
     /// delivered.
@@ -210,7 +218,16 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
             let outcome =
                 request == .terminate || request == .launch
                 ? "The host is terminated." : "The module was removed all the same; the host is \(state)."
-            return "\(request) ran past its deadline; abandoned willTerminate of: \(names). \(outcome) "
+            let work =
+                abandonedWork.isEmpty
+                ? ""
+                : "abandoned work that ignored cancellation: \(abandonedWork.joined(separator: ", ")) (make it "
+                    + "return when cancelled, or raise its policy's cancellationGrace)"
+            guard !abandoned.isEmpty else {
+                return "\(request) ran past its deadline; \(work). \(outcome) (at \(file):\(line))"
+            }
+            return "\(request) ran past its deadline; abandoned willTerminate of: \(names)"
+                + (work.isEmpty ? "" : "; \(work)") + ". \(outcome) "
                 + "Make those hooks return sooner, or raise configuration.terminateDeadline. (at \(file):\(line))"
         case .interrupted:
             let names = abandoned.map(\.name).joined(separator: ", ")
@@ -241,6 +258,9 @@ public struct LifecycleError: Error, Sendable, CustomStringConvertible {
         case .removalFailed:
             return "\(request) was refused: \(underlyingError.map { "\($0)" } ?? "unknown reason") "
                 + "The module stays and the host is still \(state). (at \(file):\(line))"
+        case .workFailed:
+            return "The application terminated itself: \(underlyingError.map { "\($0)" } ?? "a module's work failed"). "
+                + "The host terminated gracefully and is \(state). (at \(file):\(line))"
         case .invalidRequest:
             return "\(request) cannot be posted: post the custom event value itself, "
                 + "context.events.post(MyEvent(...)), and await waitUntilIdle() on the host. "

@@ -31,6 +31,9 @@ extension ApplicationHost {
             return await runReloadModules(nil, file: file, line: line).map { _ in () }
         case .releaseQuarantine(let module):
             return await runReleaseQuarantine(module.type, file: file, line: line).map { _ in () }
+        case .quarantine(let module, let reason):
+            await runQuarantine(module.type, reason: reason)
+            return .success(())
         case .custom, .idle, .waitTerminated:
             // A custom event travels its typed path (`deliverCustom`): `HostRequest.custom` only names it,
             // without the payload. Reached only when such a request is posted.
@@ -56,8 +59,15 @@ extension ApplicationHost {
             return .failure(invalidTransition(request, file, line))
         }
         var failures: [HookFailure] = []
+        var abandonedWork: [String] = []
         for step in plan.steps {
             let event = step.event
+            // Work bound to a state stops before the event that leaves it (Docs/Work.md, "Where work sits").
+            switch event {
+            case .willResignActive: abandonedWork += await leaveWork(.active)
+            case .willTerminate: abandonedWork += await leaveWork(nil)
+            default: break
+            }
             setState(step.state)
             let delivery = await deliver(
                 event,
@@ -76,8 +86,10 @@ extension ApplicationHost {
                     line: line
                 )
                 error.abandoned = delivery.abandoned
+                error.abandonedWork = abandonedWork
                 return .failure(error)
             }
+            if event == .didBecomeActive { enterWork(.active) }
             if delivery.stopped {
                 // A timeout under `.fail`: the request ends here. Termination cannot stay half done.
                 if plan.final == .terminated { setState(.terminated) }
@@ -85,6 +97,18 @@ extension ApplicationHost {
             }
         }
         setState(plan.final)
+        if !abandonedWork.isEmpty {
+            var error = LifecycleError(
+                code: .deadlineExceeded,
+                request: request,
+                state: plan.final,
+                failures: failures,
+                file: file,
+                line: line
+            )
+            error.abandonedWork = abandonedWork
+            return .failure(error)
+        }
         return failures.isEmpty ? .success(()) : .failure(hookFailed(request, failures, result: nil, file, line))
     }
 
@@ -131,6 +155,7 @@ extension ApplicationHost {
                 let reached = pass == 0 ? Array(order.prefix { $0 != failed }) : order.filter { $0 != failed }
                 return .failure(await rollBack(reached: Set(reached), failures: failures, file: file, line: line))
             }
+            if WorkBoundary.launchStages.contains(event) { enterWork(.launched(event)) }
         }
         // Launch is through: with warm-up done in place, everyone is ready now, not before, so a waiter is
         // never told "ready" by a launch that `didFinishLaunching` then aborts.
@@ -138,6 +163,7 @@ extension ApplicationHost {
         for step in transition.steps.dropFirst(launchSteps.count) {
             setState(step.state)
             failures += await deliver(step.event).outcome.failures
+            if step.event == .didBecomeActive { enterWork(.active) }
         }
         setState(transition.final)
         if !configuration.didFinishLaunchingWaitsForWarmUp { startWarmUpInBackground(aborters: aborters) }
@@ -158,6 +184,8 @@ extension ApplicationHost {
         var rolledBack: [Participant] = []
         var abandoned: [Participant] = []
         var rollbackFailures: [HookFailure] = []
+        // Work a launch stage started stops first, as before any willTerminate.
+        let abandonedWork = await leaveWork(nil)
         for step in rollback.steps {
             setState(step.state)
             rolledBack += plan(for: step.event).filter { reached.contains($0.id) }
@@ -181,6 +209,7 @@ extension ApplicationHost {
             line: line
         )
         error.abandoned = abandoned
+        error.abandonedWork = abandonedWork
         return error
     }
 

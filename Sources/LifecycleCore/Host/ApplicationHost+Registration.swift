@@ -145,6 +145,9 @@ extension ApplicationHost {
             error.catchUpTimedOut = delivery.stopped
             return .failure(error)
         }
+        // Caught up: its work starts as the host's started at each point passed (Docs/Work.md).
+        for stage in WorkBoundary.launchStages { enterWork(.launched(stage), participants: [participant.id]) }
+        if state == .active { enterWork(.active, participants: [participant.id]) }
         readiness.markReady([participant.id])
         return failures.isEmpty
             ? .success(participant) : .failure(hookFailed(request, failures, result: nil, file, line))
@@ -174,6 +177,8 @@ extension ApplicationHost {
         let participant = removed.participant
         var failures: [HookFailure] = []
         var abandoned: [Participant] = []
+        // Its work stops before its first teardown event, as the host's stops before willResignActive.
+        let abandonedWork = await leaveWork(nil, participants: [participant.id])
         for event in teardown.steps.map(\.event) {
             let delivery = await deliver(
                 event,
@@ -189,7 +194,7 @@ extension ApplicationHost {
         degradedModules.removeAll { $0 == participant }
         warmUpControl?.leave(participant.id)
         readiness.markGone(participant.id, in: state)
-        if !abandoned.isEmpty {
+        if !abandoned.isEmpty || !abandonedWork.isEmpty {
             var error = LifecycleError(
                 code: .deadlineExceeded,
                 request: request,
@@ -199,6 +204,7 @@ extension ApplicationHost {
                 line: line
             )
             error.abandoned = abandoned
+            error.abandonedWork = abandonedWork
             return .failure(error)
         }
         return failures.isEmpty ? .success(()) : .failure(hookFailed(request, failures, result: nil, file, line))

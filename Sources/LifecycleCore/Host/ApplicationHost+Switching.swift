@@ -101,6 +101,15 @@ extension ApplicationHost {
         return await reconcile(request, switches: dispatcher.switches, file: file, line: line)
     }
 
+    /// Quarantines `module` for `reason` now (its work failed past its policy): it is taken out as hook
+    /// failures past the quarantine policy would take it out.
+    func runQuarantine(_ module: any LifecycleModule.Type, reason: String) async {
+        let name = module.moduleName
+        guard let participant = participants.first(where: { $0.name == name && !$0.isDelegate }) else { return }
+        let policy = configuration.quarantine ?? .standard
+        if quarantineLedger.quarantine(participant, reason: reason, policy: policy) { await quarantineDueModules() }
+    }
+
     /// Counts hook failures towards quarantine. Called with every delivery's failures; costs nothing when
     /// there are none.
     func countTowardsQuarantine(_ failures: [HookFailure]) {

@@ -91,6 +91,8 @@ public actor ApplicationHost {
     /// ``interruptTermination()``).
     nonisolated let termination = Locked(TerminationControl())
     nonisolated let mailbox: HostMailbox
+    /// The work that runs between the hooks, when something built on the host adds it (``HostWorkKey``).
+    nonisolated let hostWork: (any HostWork)?
 
     /// Creates a host whose context is handed to `makeDispatcher`, which builds the participants.
     package init<Failure: Error>(
@@ -143,6 +145,7 @@ public actor ApplicationHost {
         self.journalOnly = user == nil ? journal : nil
         self.instruments = instruments
         self.observer = observer
+        self.hostWork = launchOptions[HostWorkKey.self]
         // Installed before the mailbox drains what the modules' initializers posted, so those jobs find
         // everything built on the host (the message bus) in place.
         dispatcher.didInstall()

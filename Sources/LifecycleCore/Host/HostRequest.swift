@@ -23,6 +23,8 @@ public struct HostRequest: Sendable, Hashable, CustomStringConvertible {
         case remove(ModuleType)
         case reloadModules
         case releaseQuarantine(ModuleType)
+        /// Quarantines a module for `reason` (work that failed past its policy, `ApplicationHost.quarantine`).
+        case quarantine(ModuleType, reason: String)
         case idle
         case waitTerminated
     }
@@ -81,8 +83,8 @@ public struct HostRequest: Sendable, Hashable, CustomStringConvertible {
     public var isTransition: Bool {
         switch kind {
         case .launch, .enterForeground, .enterBackground, .resignActive, .becomeActive, .terminate: return true
-        case .memoryWarning, .openURL, .custom, .register, .remove, .reloadModules, .releaseQuarantine, .idle,
-            .waitTerminated:
+        case .memoryWarning, .openURL, .custom, .register, .remove, .reloadModules, .releaseQuarantine, .quarantine,
+            .idle, .waitTerminated:
             return false
         }
     }
@@ -103,6 +105,7 @@ public struct HostRequest: Sendable, Hashable, CustomStringConvertible {
         case .remove(let module): return "remove(\(module.type.moduleName))"
         case .reloadModules: return "reloadModules()"
         case .releaseQuarantine(let module): return "releaseQuarantine(\(module.type.moduleName))"
+        case .quarantine(let module, _): return "quarantine(\(module.type.moduleName))"
         case .idle: return "waitUntilIdle()"
         case .waitTerminated: return "waitUntilTerminated()"
         }

@@ -92,7 +92,8 @@ package struct HostStateMachine: Sendable, Hashable {
         case .enterBackground: return state == .active || state == .inactive
         case .enterForeground: return state == .background
         case .terminate, .memoryWarning, .openURL, .custom: return state.isRunning
-        case .register, .remove, .reloadModules, .releaseQuarantine: return state == .notRunning || state.isRunning
+        case .register, .remove, .reloadModules, .releaseQuarantine, .quarantine:
+            return state == .notRunning || state.isRunning
         case .idle, .waitTerminated: return false
         }
     }
@@ -134,7 +135,7 @@ package struct HostStateMachine: Sendable, Hashable {
             return Transition(catchUp(in: state).map { Step(state, $0) }, final: state, audience: .module)
         case .remove:
             return Transition(teardown(in: state).map { Step(state, $0) }, final: state, audience: .module)
-        case .reloadModules, .releaseQuarantine:
+        case .reloadModules, .releaseQuarantine, .quarantine:
             // Each module turned off or on is taken down or caught up as `remove` and `register` would.
             return Transition([], final: state, audience: .module)
         case .idle, .waitTerminated:

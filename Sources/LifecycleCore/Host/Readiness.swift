@@ -7,6 +7,9 @@
 /// A module registered after launch is *pending* until its catch-up is over: neither it nor the host
 /// counts as ready meanwhile. If it is taken out again, or removed, waiters for it are told it never
 /// will be.
+///
+/// A participant whose work reports readiness (LifecycleWork) is not ready while such a work runs and has
+/// not reported; nor is the host.
 final class Readiness: Sendable {
     enum Outcome: Sendable {
         case ready
@@ -24,6 +27,8 @@ final class Readiness: Sendable {
         var waiters: [(id: Int, index: Int?, continuation: CheckedContinuation<Outcome, Never>)] = []
         var nextID = 0
         var cancelledEarly: Set<Int> = []
+        /// Per participant, its running work that has not reported ready yet.
+        var workPending: [Int: Int] = [:]
     }
 
     private let state = Locked(State())
@@ -99,6 +104,27 @@ final class Readiness: Sendable {
         }
     }
 
+    /// A work of `index` that reports readiness started.
+    func addWork(_ index: Int) {
+        resume { state in state.workPending[index, default: 0] += 1 }
+    }
+
+    /// A work counted by ``addWork(_:)`` reported ready, or stopped.
+    func removeWork(_ index: Int) {
+        resume { state in
+            guard let count = state.workPending[index] else { return }
+            state.workPending[index] = count > 1 ? count - 1 : nil
+        }
+    }
+
+    /// Whether everyone is ready now.
+    var isReady: Bool {
+        state.withLock { state in
+            if case .ready? = state.outcome(for: nil) { return true }
+            return false
+        }
+    }
+
     func markAllReady() {
         resume { state in state.all = true }
     }
@@ -132,7 +158,8 @@ extension Readiness.State {
     fileprivate func outcome(for index: Int?) -> Readiness.Outcome? {
         if let index, let left = gone[index] { return .never(left) }
         if let never { return .never(never) }
-        guard let index else { return all && pending.isEmpty ? .ready : nil }
+        guard let index else { return all && pending.isEmpty && workPending.isEmpty ? .ready : nil }
+        guard workPending[index] == nil else { return nil }
         if ready.contains(index) || (all && !pending.contains(index)) { return .ready }
         return nil
     }

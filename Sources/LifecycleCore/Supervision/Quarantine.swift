@@ -53,14 +53,20 @@ public struct QuarantineRecord: Sendable, Hashable, CustomStringConvertible {
     /// The last failure, described: the event and what the hook threw or how long it ran.
     public let lastFailure: String
 
-    package init(module: String, policy: QuarantinePolicy, lastFailure: String) {
+    /// What quarantined the module when it was not its hooks' failures (its work, past its policy).
+    private let cause: String?
+
+    package init(module: String, policy: QuarantinePolicy, lastFailure: String, cause: String? = nil) {
         self.module = module
         self.policy = policy
         self.lastFailure = lastFailure
+        self.cause = cause
     }
 
     /// Why the module is quarantined, as the disabled-module list and the journal say it.
-    public var reason: String { "\(policy.failures) failures within \(policy.window); the last: \(lastFailure)" }
+    public var reason: String {
+        cause ?? "\(policy.failures) failures within \(policy.window); the last: \(lastFailure)"
+    }
 
     public var description: String { "\(module) quarantined: \(reason)" }
 }
@@ -101,6 +107,20 @@ package final class QuarantineLedger: Sendable {
             }
             state.failures[participant.id] = nil
             let record = QuarantineRecord(module: name, policy: policy, lastFailure: "\(failure)")
+            state.due.append((participant, record))
+            return true
+        }
+    }
+
+    /// Makes `participant`'s module due for quarantine now, for `reason` (its work failed past its policy);
+    /// `false` if it is quarantined or due already.
+    package func quarantine(_ participant: Participant, reason: String, policy: QuarantinePolicy) -> Bool {
+        state.withLock { state in
+            let name = participant.name
+            guard !state.quarantined.contains(where: { $0.module == name }),
+                !state.due.contains(where: { $0.participant.id == participant.id })
+            else { return false }
+            let record = QuarantineRecord(module: name, policy: policy, lastFailure: reason, cause: reason)
             state.due.append((participant, record))
             return true
         }
