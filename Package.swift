@@ -121,6 +121,7 @@ let package = Package(
                 .target(name: "LifecycleMessaging"),
                 .target(name: "LifecycleRouting"),
                 .target(name: "LifecycleScopes"),
+                .target(name: "LifecycleWork"),
             ],
             plugins: [.plugin(name: "ModuleDiscoveryPlugin")]
         ),

@@ -11,6 +11,8 @@ public final class DemoServices: Sendable {
     public let console: DemoConsole
     /// A simulated in-memory cache.
     public let cache = SimulatedCache()
+    /// The jobs ``QueueConsumerModule`` consumes while the application is active.
+    public let jobs = DemoJobQueue()
 
     /// Creates services that write to `console`.
     public init(console: DemoConsole) {

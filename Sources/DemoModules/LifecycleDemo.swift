@@ -8,6 +8,7 @@ import LifecycleMessaging
 import LifecycleProxy
 import LifecycleRouting
 import LifecycleScopes
+import LifecycleWork
 
 /// The program's own application delegate in the demo: it hears launch first and termination last.
 public struct DemoAppDelegate: ApplicationDelegate, DidFinishLaunching, WillTerminate {
@@ -117,6 +118,7 @@ public enum LifecycleDemo {
             return 64
         }
         printPlan(of: host, to: console)
+        let jobs = host.context.launchOptions[DemoServicesKey.self]?.jobs
 
         do {
             console.write("")
@@ -132,6 +134,14 @@ public enum LifecycleDemo {
                 return exit
             }
 
+            // QueueConsumer's work runs while the host is active: it takes the jobs as they come.
+            if let jobs {
+                console.write("▶ enqueue job 1, job 2")
+                jobs.enqueue("job 1")
+                jobs.enqueue("job 2")
+                await jobs.waitUntilIdle()
+            }
+
             console.write("▶ enterBackground()")
             do {
                 try await host.enterBackground()
@@ -145,8 +155,16 @@ public enum LifecycleDemo {
             // every route while the host is in the background.
             try await openReport(on: host, console: console)
 
+            // The consumer's work stopped before willResignActive: a job that comes now waits for the foreground.
+            if let jobs {
+                console.write("▶ enqueue job 3")
+                jobs.enqueue("job 3")
+                console.write("  = \(jobs.waiting) job(s) waiting while the consumer is paused")
+            }
+
             console.write("▶ enterForeground()")
             try await host.enterForeground()
+            await jobs?.waitUntilIdle()  // its work started again after didBecomeActive and took job 3
             console.write("  = state \(host.state)")
 
             console.write("▶ receiveMemoryWarning()")
@@ -370,6 +388,15 @@ public enum LifecycleDemo {
                         "  \(shortName(participant)) after \(shortName(dependency.module)): \(dependency.reason)"
                     )
                 }
+            }
+        }
+        if !host.workStatus.isEmpty {
+            console.write("")
+            console.write("Work: what each module runs, when, and its policy (stops in reverse order)")
+            for work in host.workStatus {
+                let name = "\(String(work.module.split(separator: ".").last ?? "")).\(work.name)"
+                let ready = work.reportsReadiness ? "; reports readiness" : ""
+                console.write("  \(name.padding(24)) \(work.schedule)\(ready): \(work.policy)")
             }
         }
         if let routes = host.context.messageBus?.routes, !routes.isEmpty {

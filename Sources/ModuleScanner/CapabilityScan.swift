@@ -82,8 +82,12 @@ struct CapabilityScan {
     /// ``RoutingScan`` finds them.
     static let routingRoles: [(name: String, list: String)] = [("RouteServing", "servers")]
 
+    /// LifecycleWork's role protocol, and the generated list of the manifest's work that names each module
+    /// adopting it (`withWork(workers:)`).
+    static let workRoles: [(name: String, list: String)] = [("WorkingModule", "workers")]
+
     /// Every role protocol: adopted only under a condition, it leaves the module to the runtime.
-    static let roles: [(name: String, list: String)] = serviceRoles + messageRoles + routingRoles
+    static let roles: [(name: String, list: String)] = serviceRoles + messageRoles + routingRoles + workRoles
 
     /// Every capability protocol's name: those of `events`, the type-level ones and the roles.
     static func names(of events: [Event]) -> Set<String> {
@@ -117,7 +121,8 @@ struct CapabilityScan {
 
     /// Indexes `all` (the module's declarations and its dependencies') once, for every module of a scan.
     /// `own` are the module's declarations; `isCore` tells the declarations of LifecycleCore,
-    /// LifecycleServices, LifecycleMessaging and LifecycleRouting, which declare the capability protocols.
+    /// LifecycleServices, LifecycleMessaging, LifecycleRouting and LifecycleWork, which declare the
+    /// capability protocols.
     /// `events` are the event capabilities to read: the built-in events' unless a test adds one. `functions`
     /// are the functions of the module's own files, where its synchronous hooks are found.
     init(

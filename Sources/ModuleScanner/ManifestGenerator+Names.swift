@@ -25,6 +25,15 @@ extension ManifestGenerator {
         ".withMessages(receivers: \(messageFunctionName("receivers"))())"
     }
 
+    func workFunctionName(_ list: String) -> String {
+        "_lifecycleWork\(list.prefix(1).uppercased())\(list.dropFirst())_\(module)"
+    }
+
+    /// `.withWork(workers: …)`, after the manifest of a target whose modules run work.
+    var workCall: String {
+        ".withWork(workers: \(workFunctionName("workers"))())"
+    }
+
     func routingFunctionName(_ list: String) -> String {
         "_lifecycleRoute\(list.prefix(1).uppercased())\(list.dropFirst())_\(module)"
     }

@@ -37,7 +37,7 @@ public struct ManifestGenerator: Sendable {
     /// a host through what adds them, never through discovery, so an aggregate neither lists nor checks them.
     public static let frameworkModules: Set<String> = [
         "LifecycleCore", "LifecycleProxy", "LifecycleServices", "LifecycleMessaging", "LifecycleRouting",
-        "RoutePatternSyntax", "LifecycleScopes", "LifecycleHosting", "LifecycleTesting",
+        "RoutePatternSyntax", "LifecycleScopes", "LifecycleHosting", "LifecycleTesting", "LifecycleWork",
     ]
 
     public var module: String
@@ -74,10 +74,11 @@ public struct ManifestGenerator: Sendable {
     public func generate(_ sources: ParsedSources) -> Output {
         let contextPaths = dependencies.flatMap(\.paths)
         let known = Set(dependencies.flatMap(\.implies))
-        // LifecycleCore's, LifecycleServices', LifecycleMessaging's and LifecycleRouting's own sources declare
-        // the capability protocols; elsewhere such a name is a shadow.
+        // LifecycleCore's, LifecycleServices', LifecycleMessaging's, LifecycleRouting's and LifecycleWork's own
+        // sources declare the capability protocols; elsewhere such a name is a shadow.
         let corePaths = dependencies.filter {
-            ["LifecycleCore", "LifecycleServices", "LifecycleMessaging", RoutingScan.module].contains($0.module)
+            ["LifecycleCore", "LifecycleServices", "LifecycleMessaging", RoutingScan.module, "LifecycleWork"]
+                .contains($0.module)
         }
         .flatMap(\.paths)
         // Interceptors and route patterns, only where LifecycleRouting is linked: elsewhere the names are
@@ -222,6 +223,7 @@ public struct ManifestGenerator: Sendable {
         lines.append("")
         let services = roleLists(own, roles: CapabilityScan.serviceRoles, function: serviceFunctionName)
         let messages = roleLists(own, roles: CapabilityScan.messageRoles, function: messageFunctionName)
+        let work = roleLists(own, roles: CapabilityScan.workRoles, function: workFunctionName)
         let routing = routingLists(own, interceptors: interceptors)
         let scopes = scopeActionList(actions)
         let roleImports =
@@ -229,10 +231,11 @@ public struct ManifestGenerator: Sendable {
             + (routing == nil ? [] : ["import LifecycleRouting"])
             + (scopes == nil ? [] : ["import LifecycleScopes"])
             + (services == nil ? [] : ["import LifecycleServices"])
+            + (work == nil ? [] : ["import LifecycleWork"])
         let roleCalls =
             (services == nil ? "" : servicesCall) + (messages == nil ? "" : messagesCall)
-            + (routing == nil ? "" : routingCall) + (scopes == nil ? "" : scopesCall)
-        let roleFunctions = (services ?? []) + (messages ?? []) + (routing ?? []) + (scopes ?? [])
+            + (routing == nil ? "" : routingCall) + (scopes == nil ? "" : scopesCall) + (work == nil ? "" : workCall)
+        let roleFunctions = (services ?? []) + (messages ?? []) + (routing ?? []) + (scopes ?? []) + (work ?? [])
         switch mode {
         case .library:
             lines.append("public import LifecycleCore")

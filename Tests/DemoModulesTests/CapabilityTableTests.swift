@@ -23,7 +23,7 @@ struct CapabilityTableTests {
     ]
 
     static var demoOptions: LaunchOptions {
-        var options = LaunchOptions(arguments: ["--profile", "production", "--slow-terminate", "1"])
+        var options = LaunchOptions(arguments: ["serve", "--profile", "production", "--slow-terminate", "1"])
         options[DemoServicesKey.self] = DemoServices(console: DemoConsole(echo: false))
         return options
     }

@@ -146,6 +146,39 @@ struct LifecycleDemoTests {
         )
     }
 
+    @Test("The queue consumer's work pauses in the background and resumes in the foreground, between the hooks")
+    func queueConsumerFollowsTheActiveState() async throws {
+        let console = DemoConsole(echo: false)
+        #expect(
+            await LifecycleDemo.run(console: console, launchOptions: LaunchOptions(arguments: ["lifecycle-demo"])) == 0
+        )
+        let lines = console.transcript
+        func index(_ line: String, after start: Int = 0) throws -> Int {
+            try #require(lines[start...].firstIndex { $0.hasPrefix(line) }, "no \(line) after line \(start)")
+        }
+        // Launched and active: the work takes the first two jobs.
+        let jobs = try index("▶ enqueue job 1, job 2")
+        #expect(
+            Array(lines[(jobs + 1)...(jobs + 2)]) == [
+                "    QueueConsumer: processed job 1", "    QueueConsumer: processed job 2",
+            ]
+        )
+        // Background: the work stops before the first willResignActive hook; the next job waits.
+        let background = try index("▶ enterBackground()")
+        #expect(lines[background + 1] == "    QueueConsumer: paused, 0 job(s) waiting")
+        #expect(try index("  ✓ willResignActive", after: background) > background + 1)
+        let queued = try index("▶ enqueue job 3")
+        #expect(lines[queued + 1] == "  = 1 job(s) waiting while the consumer is paused")
+        // Foreground: it starts again after didBecomeActive and takes the job that waited.
+        let foreground = try index("▶ enterForeground()", after: queued)
+        let processed = try index("    QueueConsumer: processed job 3", after: foreground)
+        #expect(processed > (try index("  ✓ didBecomeActive", after: foreground)))
+        // Termination: it stops once more, before willTerminate.
+        let terminate = try index("▶ terminate()")
+        #expect(lines[terminate + 1] == "    QueueConsumer: paused, 0 job(s) waiting")
+        #expect(lines.filter { $0.hasPrefix("    QueueConsumer: paused") }.count == 2)
+    }
+
     @Test("The generated manifest lists the demo modules in source order")
     func generatedManifest() {
         #expect(
@@ -154,7 +187,7 @@ struct LifecycleDemoTests {
                 "DemoModules.DatabasePoolModule",
                 "DemoModules.HealthCheckModule", "DemoModules.CacheWarmupModule", "DemoModules.DeepLinkModule",
                 "DemoModules.MetricsModule", "DemoModules.AuditLogModule", "DemoModules.ReportExporterModule",
-                "DemoModules.SlowShutdownModule",
+                "DemoModules.SlowShutdownModule", "DemoModules.QueueConsumerModule", "DemoModules.ListenerModule",
             ]
         )
         #expect(ModuleManifest.DemoModules.sourceModules == ["DemoModules"])
@@ -170,7 +203,7 @@ struct LifecycleDemoTests {
         let console = DemoConsole(echo: false)
         #expect(LifecycleDemo.plan(console: console) == 0)
         let transcript = console.transcript
-        #expect(transcript.first == "Discovered 11 modules in DemoModules:")
+        #expect(transcript.first == "Discovered 13 modules in DemoModules:")
         #expect(
             transcript.contains(
                 "  AuditLogModule  disabled: enabled only in profile production; the launch profile is not set"
@@ -208,7 +241,10 @@ struct LifecycleDemoTests {
             try DelegateProxy(manifest: .DemoModules)
         }
         #expect(error?.code == .moduleInitializationFailed)
-        #expect(error?.modules.count == 9, "every enabled module; the audit log is disabled without a profile")
+        #expect(
+            error?.modules.count == 10,
+            "every enabled module; the audit log and the listener are disabled without a profile and serve"
+        )
         #expect(error?.description.contains("DemoServices") == true)
     }
 

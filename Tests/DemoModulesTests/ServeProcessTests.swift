@@ -63,7 +63,7 @@ struct ServeProcessTests {
             environment: ["NOTIFY_SOCKET": socket.name, "WATCHDOG_USEC": "400000"]
         )
         #expect(await socket.receive() == "STATUS=launching")
-        #expect(await socket.receive() == "READY=1\nSTATUS=serving")
+        #expect(await socket.receiveReady() == "READY=1\nSTATUS=serving")
         // The watchdog: a ping every 200 ms while the host is responsive, counted over at least a second. On
         // a loaded machine the sleep overruns, and the pings with it: the bound follows the time it took.
         let counting = ContinuousClock.now
@@ -103,7 +103,7 @@ struct ServeProcessTests {
             ]
         )
         #expect(await socket.receive() == "STATUS=launching")
-        #expect(await socket.receive() == "READY=1\nSTATUS=serving")
+        #expect(await socket.receiveReady() == "READY=1\nSTATUS=serving")
         // Responsive: a ping every 200 ms. Counted over 800 ms, from the pings queued in the socket, so a late
         // test reads them late but cannot see them come faster than they were sent.
         let counting = ContinuousClock.now
@@ -270,6 +270,52 @@ struct ServeProcessTests {
         #expect(server.lines.contains("lifecycle: exit 0 (clean)"))
     }
 
+    @Test("serve's listener is a module's work: it answers HTTP once ready, and closes before willTerminate")
+    func listenerWork() async throws {
+        let socket = try NotifySocket()
+        let demo = try DemoProcess(["serve"], environment: ["NOTIFY_SOCKET": socket.name])
+        #expect(await socket.receive() == "STATUS=launching")
+        #expect(await socket.receiveReady() == "READY=1\nSTATUS=serving")
+        // READY=1 came after the work reported ready, so the line naming the port is there and it answers.
+        let serving = try #require(demo.lines.first { $0.hasPrefix("    Listener: serving HTTP on 127.0.0.1:") })
+        let port = try #require(UInt16(serving.split(separator: ":").last ?? ""))
+        #expect(try httpGet("/health", port: port).hasSuffix("\r\n\r\nactive\n"))
+        #expect(try httpGet("/nothing", port: port).hasPrefix("HTTP/1.1 404"))
+        let mark = demo.lines.count
+        demo.send(SIGTERM)
+        #expect(try await demo.exitStatus() == 0)
+        let after = Array(demo.lines[mark...])
+        let closed = try #require(after.firstIndex(of: "    Listener: closed after 2 request(s)"))
+        let terminate = try #require(after.firstIndex { $0.hasPrefix("  ✓ willTerminate") })
+        #expect(closed < terminate, "the work stops before the first willTerminate hook")
+    }
+
+    /// The response to `GET path` from 127.0.0.1:`port`, through a plain socket.
+    private func httpGet(_ path: String, port: UInt16) throws -> String {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw DemoProcessError(expected: "a listener on port \(port)", lines: []) }
+        let request = "GET \(path) HTTP/1.1\r\nHost: localhost\r\n\r\n"
+        _ = request.withCString { write(descriptor, $0, strlen($0)) }
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            guard count > 0 else { break }
+            response += buffer[..<count]
+        }
+        return String(decoding: response, as: UTF8.self)
+    }
+
     private func short(_ name: String) -> String { String(name.split(separator: ".").last ?? "") }
 }
 
@@ -379,5 +425,14 @@ struct DemoProcessError: Error, CustomStringConvertible {
     let lines: [String]
     var description: String {
         "lifecycle-demo: no \"\(expected)\" yet; its output so far:\n" + lines.joined(separator: "\n")
+    }
+}
+
+extension NotifySocket {
+    /// The next message after launch: READY=1 once the host is ready. The listener's work reports readiness
+    /// after launch completed, so the runner may first say it waits for it (`STATUS=starting work`).
+    func receiveReady() async -> String? {
+        let message = await receive()
+        return message == "STATUS=starting work" ? await receive() : message
     }
 }

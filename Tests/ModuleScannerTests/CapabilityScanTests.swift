@@ -39,6 +39,12 @@ private let messagingRoleFile = SourceFile(
         + "    static func receiveMessages(_ handlers: inout MessageHandlers<Self>)\n}"
 )
 
+private let workRoleFile = SourceFile(
+    path: "/p/Work/WorkingModule.swift",
+    text: "public protocol WorkingModule: LifecycleModule {\n"
+        + "    static func declareWork(_ work: inout WorkList<Self>)\n}"
+)
+
 /// Generates the manifest of target `module`, whose one file `/p/<module>/A.swift` holds `text`, with
 /// `dependencies`, each a module and its one file.
 private func generated(
@@ -214,6 +220,41 @@ struct CapabilityScanTests {
         )
         // Without service roles the manifest is unchanged.
         #expect(!manifest("struct P: LifecycleModule {}").contains("LifecycleServices"))
+    }
+
+    @Test("Working modules: the manifest lists them for withWork, and imports LifecycleWork")
+    func workingModules() {
+        let text = generated(
+            """
+            struct Consumer: WorkingModule, WillTerminate {}
+            struct Plain: LifecycleModule {}
+            struct Listener: LifecycleModule {}
+            extension Listener: WorkingModule {}
+            """,
+            dependencies: [("LifecycleWork", workRoleFile)]
+        ).text
+        #expect(text.contains("public import LifecycleCore\nimport LifecycleWork\n\n"))
+        #expect(text.contains("    ).withWork(workers: _lifecycleWorkWorkers_M())\n}\n"))
+        #expect(
+            text.hasSuffix(
+                """
+
+                private func _lifecycleWorkWorkers_M() -> [any WorkingModule.Type] {
+                    var workers: [any WorkingModule.Type] = []
+                    workers.append(Consumer.self)
+                    workers.append(Listener.self)
+                    return workers
+                }
+
+                """
+            )
+        )
+        // A protocol named WorkingModule declared elsewhere is someone else's: nothing is listed for it.
+        let shadowed = generated(
+            "protocol WorkingModule: LifecycleModule {}\nstruct C: WorkingModule {}",
+            dependencies: []
+        )
+        #expect(!shadowed.text.contains("withWork"))
     }
 
     @Test("Message receivers: the manifest lists them for withMessages, and imports LifecycleMessaging")
