@@ -136,6 +136,7 @@ let package = Package(
             dependencies: [
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
+                .target(name: "LifecycleWork"),
             ],
             path: "Examples/QuickStart",
             plugins: [.plugin(name: "ModuleDiscoveryPlugin")]
@@ -311,6 +312,7 @@ let package = Package(
                 .target(name: "LifecycleMessaging"),
                 .target(name: "LifecycleRouting"),
                 .target(name: "LifecycleScopes"),
+                .target(name: "LifecycleWork"),
                 .target(name: "LifecycleTesting"),
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),

@@ -29,7 +29,7 @@ fi
 
 mkdir -p "$scratch/docs"
 for module in LifecycleCore LifecycleProxy LifecycleTesting LifecycleHosting LifecycleServices LifecycleMessaging \
-    LifecycleRouting LifecycleScopes; do
+    LifecycleRouting LifecycleScopes LifecycleWork; do
     own="$scratch/symbol-graphs-$module"
     rm -rf "$own"
     mkdir -p "$own"

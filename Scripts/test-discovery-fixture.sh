@@ -410,6 +410,56 @@ grep -qF 'Hidden.swift:4: error: `HiddenAction` conforms to ScopeAction but cann
 echo "ok: a private scope action is a build error at its line"
 rm Sources/Sessions/Hidden.swift
 
+echo "== work: a working module in a target of its own"
+# A new library, Workers, declares one module that owns work; the host links it, and its work starts once
+# launch has completed and stops before willTerminate, with nothing listed by hand.
+cat >> Package.swift <<'SWIFT'
+
+// Added by the work step of Scripts/test-discovery-fixture.sh.
+package.targets.append(
+    .target(
+        name: "Workers",
+        dependencies: [
+            .product(name: "LifecycleCore", package: "ModuleLifecycle"),
+            .product(name: "LifecycleWork", package: "ModuleLifecycle"),
+        ],
+        plugins: [.plugin(name: "ModuleDiscoveryPlugin", package: "ModuleLifecycle")]
+    )
+)
+for target in package.targets where target.name == "FixtureHost" {
+    target.dependencies += ["Workers", .product(name: "LifecycleWork", package: "ModuleLifecycle")]
+}
+SWIFT
+mkdir -p Sources/Workers
+cat > Sources/Workers/Ticker.swift <<'SWIFT'
+import LifecycleCore
+import LifecycleWork
+
+struct TickerModule: WorkingModule, WillTerminate {
+    static let priority: ModulePriority = .normal
+    init(context: LifecycleContext) {}
+
+    static func declareWork(_ work: inout WorkList<Self>) {
+        work.run("tick", reportsReadiness: true) { _, context in
+            print("work tick: started")
+            context.reportReady()
+            await context.gracefulShutdown()
+            print("work tick: stopped")
+        }
+    }
+
+    func willTerminate(_ context: LifecycleContext) async throws { print("work hook: willTerminate") }
+}
+SWIFT
+swift build > "$work/build-work.log" 2>&1 || { cat "$work/build-work.log"; echo "FAIL: the fixture with work does not build"; exit 1; }
+generated=$(find .build -path '*ModuleDiscoveryPlugin/ModuleManifest+Workers.swift' | head -1)
+[ -n "$generated" ] || { echo "FAIL: no generated manifest for Workers"; exit 1; }
+check "the manifest adds the working module with withWork" "    ).withWork(workers: _lifecycleWorkWorkers_Workers())" "$(grep '^    )\.' "$generated")"
+output=$(run_host) || { echo "FAIL: the host with work does not run"; exit 1; }
+check "the work starts after launch and stops before willTerminate" "work tick: started
+work tick: stopped
+work hook: willTerminate" "$(grep '^work' <<<"$output")"
+
 echo "== dependencies: a cycle among modules fails the build, before any test runs"
 cat > Sources/FixtureHost/Cycle.swift <<'SWIFT'
 import LifecycleCore

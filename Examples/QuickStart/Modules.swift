@@ -1,4 +1,5 @@
 import LifecycleCore
+import LifecycleWork
 
 // README: declare a module
 struct ConfigurationModule: LifecycleModule, WillFinishLaunching {
@@ -16,17 +17,19 @@ struct ConfigurationModule: LifecycleModule, WillFinishLaunching {
     }
 }
 
-struct HTTPServerModule: LifecycleModule, DidFinishLaunching, WillTerminate {
+struct HTTPServerModule: WorkingModule {
     static let priority: ModulePriority = .normal
     init(context: LifecycleContext) {}
 
-    func didFinishLaunching(_ context: LifecycleContext) async throws -> Bool {
-        print("server: listening")
-        return true
-    }
-
-    func willTerminate(_ context: LifecycleContext) async throws {
-        print("server: drained and stopped")
+    // The server is work the module owns: it starts once launch has completed, is asked to stop before
+    // willTerminate, and is cancelled if it does not stop within its policy's grace period.
+    static func declareWork(_ work: inout WorkList<Self>) {
+        work.run("serve", reportsReadiness: true) { module, context in
+            print("server: listening")
+            context.reportReady()
+            await context.gracefulShutdown()
+            print("server: drained and stopped")
+        }
     }
 }
 // README: end

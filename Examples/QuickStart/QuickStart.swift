@@ -10,6 +10,7 @@ struct QuickStart {
         let host = try ApplicationHost(manifest: .discovered)
         do {
             try await host.launch()  // configuration first: it has the higher priority
+            try await host.waitUntilReady()  // the server's work said it listens
             // ... serve until it is time to stop ...
         } catch {
             print("launch: \(error)")  // lists the hooks that failed; the other modules launched

@@ -1,5 +1,6 @@
 import LifecycleCore
 import LifecycleProxy
+import LifecycleWork
 import Testing
 
 @testable import QuickStartExample
@@ -9,11 +10,15 @@ import Testing
     let host = try ApplicationHost(manifest: .discovered, launchOptions: LaunchOptions())
 
     #expect(host.plan(for: .willFinishLaunching).map(\.name) == ["QuickStartExample.ConfigurationModule"])
-    #expect(host.plan(for: .willTerminate).map(\.name) == ["QuickStartExample.HTTPServerModule"])
+    #expect(host.workStatus.map(\.name) == ["serve"])  // the server owns its work
 
     let result = try await host.launch()
-    #expect(result.didFinishLaunching)
-    #expect(host.state == .active)
+    #expect(result.willFinishLaunching)
+    try await host.waitUntilReady()  // returns once the server's work reported ready
+    #expect(host.workStatus.map(\.phase) == [.ready])
+
+    try await host.terminate()  // stops the work gracefully, then delivers willTerminate
+    #expect(host.workStatus.map(\.phase) == [.stopped])
 }
 // README: end
 

@@ -39,8 +39,10 @@ public final class DeliveryJournal: Sendable {
         /// Whether this is a message between modules rather than a lifecycle event.
         public let isMessage: Bool
         /// For an entry that records a change rather than a hook call — a module switched off or on by a
-        /// reload (`switchedOff`, `switchedOn`), quarantined (`quarantined`) or released (`released`), named
-        /// by ``event`` — why; `nil` for hook calls. Such an entry has no duration.
+        /// reload (`switchedOff`, `switchedOn`), quarantined (`quarantined`) or released (`released`), or a
+        /// module's work started, stopped, restarted or failed (`workStarted`, `workStopped`, … as
+        /// LifecycleWork names them), named by ``event`` — why, or which work; `nil` for hook calls. Such an
+        /// entry has no duration.
         public var note: String? = nil
     }
 
