@@ -13,7 +13,7 @@ let products =
     named.isEmpty
     ? [
         "LifecycleCore", "LifecycleProxy", "LifecycleTesting", "LifecycleHosting", "LifecycleServices",
-        "LifecycleMessaging", "LifecycleRouting", "LifecycleScopes",
+        "LifecycleMessaging", "LifecycleRouting", "LifecycleScopes", "LifecycleWork",
     ] : named
 
 struct SymbolGraph: Decodable {

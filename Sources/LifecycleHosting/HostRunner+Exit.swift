@@ -30,7 +30,7 @@ extension HostRunner {
             /// The signal cut termination short (see ``SignalAction/interrupt``).
             case interrupted(UnixSignal)
             /// A module's work failed past its policy, which terminated the application gracefully
-            /// (``Exit/error`` is the host's ``LifecycleCore/ApplicationHost/terminationFailure``).
+            /// (``Exit/error`` is the host's `ApplicationHost.terminationFailure`).
             case workFailed
         }
 

@@ -1,5 +1,5 @@
 /// Why a module's work escalated: the failure that ended it, and why it was not restarted. It is the
-/// ``LifecycleCore/LifecycleError/underlyingError`` of a `workFailed` termination, and the reason a
+/// `LifecycleError.underlyingError` of a `workFailed` termination, and the reason a
 /// quarantine records.
 public struct WorkError: Error, Sendable, CustomStringConvertible {
     /// Why the work was not restarted.

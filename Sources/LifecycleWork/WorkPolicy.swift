@@ -37,8 +37,8 @@ public struct WorkPolicy: Sendable, Hashable {
         /// Its module is quarantined: taken down and out like a module whose hooks keep failing, until
         /// `releaseQuarantine(_:)`.
         case quarantineModule
-        /// The application terminates gracefully; ``ApplicationHost/terminationFailure`` holds a
-        /// ``LifecycleError/Code/workFailed`` error naming the work, and `HostRunner` exits with code 5.
+        /// The application terminates gracefully; `ApplicationHost.terminationFailure` holds a
+        /// `LifecycleError.Code.workFailed` error naming the work, and `HostRunner` exits with code 5.
         case terminateApplication
     }
 
@@ -83,7 +83,7 @@ public struct WorkPolicy: Sendable, Hashable {
     /// How long a work asked to stop has before it is cancelled.
     public var gracePeriod: Duration
     /// How long a cancelled work has to return before it is abandoned: the host stops waiting for it and
-    /// says so (``LifecycleError/abandonedWork``; `HostRunner` exits with code 4).
+    /// says so (`LifecycleError.abandonedWork`; `HostRunner` exits with code 4).
     public var cancellationGrace: Duration
 
     public init(

@@ -4,7 +4,7 @@ import LifecycleProxy
 extension ModuleManifest {
     /// This manifest with work: every host built from it runs the work of its modules that adopt
     /// ``WorkingModule``, found by asking the runtime once per module. A generated manifest lists them
-    /// instead (``withWork(workers:)``); calling this on it as well sets `stopOrder` and keeps the list.
+    /// instead (`withWork(workers:)`); calling this on it as well sets `stopOrder` and keeps the list.
     ///
     /// - Parameter stopOrder: How works that stop together are ordered (``WorkStopOrder``); `.reverse` by
     ///   default.
@@ -13,7 +13,7 @@ extension ModuleManifest {
     }
 
     /// This manifest with work, whose working modules are listed: what the discovery plugin generates, so a
-    /// host asks the runtime nothing. Entries not in the list are asked, as ``withWork(stopOrder:)`` asks.
+    /// host asks the runtime nothing. Entries not in the list are asked, as `withWork(stopOrder:)` asks.
     public func withWork(workers: [any WorkingModule.Type]) -> ModuleManifest {
         adding(
             WorkPreparation(

@@ -1,6 +1,6 @@
 public import LifecycleCore
 
-/// A declared work and how its last run stands: what ``LifecycleCore/ApplicationHost/workStatus`` lists.
+/// A declared work and how its last run stands: what `ApplicationHost.workStatus` lists.
 public struct WorkStatus: Sendable, Hashable, CustomStringConvertible {
     /// Where a work stands.
     public enum Phase: Sendable, Hashable {
@@ -55,7 +55,7 @@ public struct WorkStatus: Sendable, Hashable, CustomStringConvertible {
 
 extension ApplicationHost {
     /// Every work its modules declared, in delivery order then declaration order, and how each stands.
-    /// Empty when the manifest has no work (``LifecycleCore/ModuleManifest/withWork(stopOrder:)``).
+    /// Empty when the manifest has no work (`ModuleManifest.withWork(stopOrder:)`).
     public nonisolated var workStatus: [WorkStatus] {
         (context.launchOptions[HostWorkKey.self] as? WorkSupervisor)?.status ?? []
     }

@@ -86,6 +86,6 @@ extension ApplicationHost {
     package nonisolated var isReady: Bool { readiness.isReady }
 
     /// The failure that made the application terminate itself (a module's work that failed past its
-    /// policy, ``LifecycleError/Code/workFailed``), or `nil` when nothing did.
+    /// policy, `LifecycleError.Code.workFailed`), or `nil` when nothing did.
     public nonisolated var terminationFailure: LifecycleError? { termination.withLock { $0.failure } }
 }
