@@ -103,6 +103,7 @@ let package = Package(
                 .product(name: "LifecycleRouting", package: "ModuleLifecycle"),
                 .product(name: "LifecycleTesting", package: "ModuleLifecycle"),
                 .product(name: "LifecycleMessaging", package: "ModuleLifecycle"),
+                .product(name: "LifecycleWork", package: "ModuleLifecycle"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
