@@ -38,11 +38,13 @@ struct HTTPServerModule: WorkingModule {
         listenDelay = .milliseconds(context.launchOptions.argument("--listen-delay").flatMap { Int($0) } ?? 0)
     }
 
+    // README: http-server-work
     static func declareWork(_ work: inout WorkList<Self>) {
         work.run("http", .application(startingAfter: .setup), reportsReadiness: true) { module, context in
             try await module.serve(context)
         }
     }
+    // README: end
 
     /// Runs the server until the host asks the work to stop, then stops it gracefully.
     func serve(_ context: WorkContext) async throws {
@@ -52,6 +54,7 @@ struct HTTPServerModule: WorkingModule {
             transcript.write("server: listening in \(listenDelay)")
             guard await pause(listenDelay, context) else { return }
         }
+        // README: http-server-run
         let application = Application(
             responder: plan.responder,
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: plan.port)),
@@ -72,6 +75,7 @@ struct HTTPServerModule: WorkingModule {
             try await server.run()
             group.cancelAll()  // the server ended first: nothing more to wait for
         }
+        // README: end
         transcript.write("server: stopped")
     }
 
