@@ -128,7 +128,11 @@ struct ExampleProcessTests {
             await notify.waitForMessage { $0.hasPrefix("READY=1") } != nil,
             "no READY=1. Messages: \(notify.messages). \(context())"
         )
-        let listening = try #require(example.transcript.first { $0.hasPrefix("listening 127.0.0.1:") }, "\(context())")
+        // Written before the work reported ready; standard output may reach this process after READY=1.
+        let listening = try #require(
+            await example.waitForLine { $0.hasPrefix("listening 127.0.0.1:") },
+            "\(context())"
+        )
         let port = try #require(Int(listening.split(separator: ":").last ?? ""))
         let ready = await HTTPExchange.get(port: port, path: "/health/ready")
         #expect(ready.status == 200 && ready.body.contains(#""notReady":[]"#), "\(ready)")
@@ -158,6 +162,7 @@ struct ExampleProcessTests {
         example.send(SIGTERM)
         let answer = await slow.value
         let status = await example.waitForExit()
+        _ = await example.waitForLine { $0.hasPrefix("exit: ") }  // read to the end
         #expect(status == 0, "a clean graceful shutdown exits with 0. \(context())")
         #expect(answer.status == 200 && answer.isComplete && answer.body == "item 4: value-4\n", "\(answer)")
         #expect(answer.finished > signalled, "it was still in flight at SIGTERM")
@@ -197,6 +202,7 @@ struct ExampleProcessTests {
         let taken = try ListeningSocket()
         let example = try ExampleProcess(arguments: ["--port", "\(taken.port)"])
         let status = await example.waitForExit()
+        _ = await example.waitForLine { $0.hasPrefix("exit: ") }  // read to the end
         let transcript = example.transcript
         let context = "Transcript:\n\(transcript.joined(separator: "\n"))\nStandard error:\n\(example.standardError)"
 
