@@ -68,7 +68,8 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
-        // An HTTP server whose modules follow the lifecycle; the process tests run it.
+        // An HTTP server whose modules follow the lifecycle, served from a module's work (or, with
+        // `--mode service-group`, as a service of a ServiceGroup); the process tests run it.
         .executableTarget(
             name: "service-lifecycle-example",
             dependencies: [
@@ -80,6 +81,7 @@ let package = Package(
                 .product(name: "LifecycleRouting", package: "ModuleLifecycle"),
                 .product(name: "LifecycleScopes", package: "ModuleLifecycle"),
                 .product(name: "LifecycleServices", package: "ModuleLifecycle"),
+                .product(name: "LifecycleWork", package: "ModuleLifecycle"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -103,6 +105,7 @@ let package = Package(
                 .product(name: "LifecycleRouting", package: "ModuleLifecycle"),
                 .product(name: "LifecycleTesting", package: "ModuleLifecycle"),
                 .product(name: "LifecycleMessaging", package: "ModuleLifecycle"),
+                .product(name: "LifecycleWork", package: "ModuleLifecycle"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -11,6 +11,8 @@ extension MetricsInstrument {
     /// | ``eventDuration`` | `lifecycle_event_duration_seconds` | timer | `event` |
     /// | ``quarantines`` | `lifecycle_quarantines_total` | counter | `module` |
     /// | ``state`` | `lifecycle_state` | gauge | none |
+    /// | ``workChanges`` | `lifecycle_work_changes_total` | counter | `change`, `module`, `work` |
+    /// | ``workRunning`` | `lifecycle_work_running` | gauge | `module`, `work` |
     public struct Names: Sendable, Hashable {
         /// Hook calls, failed or not: `<prefix>_deliveries_total`.
         public let deliveries: String
@@ -27,6 +29,12 @@ extension MetricsInstrument {
         public let quarantines: String
         /// The host's state, as a number (``MetricsInstrument/stateCode(_:)``): `<prefix>_state`.
         public let state: String
+        /// What happened to modules' work (LifecycleWork), by change (`workStarted`, `workFailed`, …):
+        /// `<prefix>_work_changes_total`.
+        public let workChanges: String
+        /// Whether each work's body is running now, 1 or 0: `<prefix>_work_running`. Their sum is the number
+        /// of works running.
+        public let workRunning: String
 
         /// The names under `prefix`, joined to each name with `_`; an empty prefix adds nothing.
         public init(prefix: String = "lifecycle") {
@@ -38,6 +46,8 @@ extension MetricsInstrument {
             eventDuration = name("event_duration_seconds")
             quarantines = name("quarantines_total")
             state = name("state")
+            workChanges = name("work_changes_total")
+            workRunning = name("work_running")
         }
     }
 }

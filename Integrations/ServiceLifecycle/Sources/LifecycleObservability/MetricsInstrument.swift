@@ -3,7 +3,8 @@ public import Metrics
 import Synchronization
 
 /// Counts and times a host's work with swift-metrics: hook calls, their failures and timeouts, how long
-/// each call and each event took, quarantines, and the host's state.
+/// each call and each event took, quarantines, the host's state, and what happens to modules' work
+/// (LifecycleWork): each change, and whether each work runs.
 ///
 /// Install it on the host (``LifecycleCore/ApplicationHost/Configuration/instruments``), with the factory
 /// of your metrics backend:
@@ -15,10 +16,13 @@ import Synchronization
 /// The metrics and their labels are in ``Names``: `lifecycle_deliveries_total{event,module}`,
 /// `lifecycle_delivery_failures_total{event,module}`, `lifecycle_delivery_timeouts_total{event,module}`,
 /// `lifecycle_delivery_duration_seconds{event,module}`, `lifecycle_event_duration_seconds{event}`,
-/// `lifecycle_quarantines_total{module}` and `lifecycle_state`, whose values are in ``stateCode(_:)``. The
+/// `lifecycle_quarantines_total{module}`, `lifecycle_state`, whose values are in ``stateCode(_:)``,
+/// `lifecycle_work_changes_total{change,module,work}` and `lifecycle_work_running{module,work}`. The
 /// `event` dimension is the event's name (`didBecomeActive`; for a message between modules, the message
-/// type's); `module` is the module-qualified type name (`App.CacheModule`). Both are bounded sets: the
-/// events a program knows, the modules of its manifest.
+/// type's); `module` is the module-qualified type name (`App.CacheModule`); `work` is the work's name
+/// within its module, and `change` one of the ten changes of
+/// ``LifecycleCore/LifecycleInstrument/workChanged(_:module:work:detail:)``. All are bounded sets: the
+/// events a program knows, the modules of its manifest and the work they declare.
 ///
 /// Each metric is made once, the first time it is needed, and kept: a hook call costs a dictionary
 /// look-up under a lock, then the backend's increment and record.
@@ -34,6 +38,7 @@ public final class MetricsInstrument: LifecycleInstrument {
     private let deliveries = Mutex<[DeliveryKey: DeliveryMetrics]>([:])
     private let events = Mutex<[LifecycleEvent: Timer]>([:])
     private let quarantines = Mutex<[String: Counter]>([:])
+    private let works = Mutex(WorkMetrics())
 
     /// One participant's calls for one event: the event, and the participant's id within its host (a
     /// participant's hash and equality read only its id and priority, never its name).
@@ -57,6 +62,22 @@ public final class MetricsInstrument: LifecycleInstrument {
             self.duration = duration
         }
     }
+
+    /// The metrics of modules' work, and which works run.
+    private struct WorkMetrics {
+        /// The change counters, by change, module and work.
+        var changes: [[String]: Counter] = [:]
+        /// Each work's running gauge, and whether it reads 1.
+        var running: [[String]: (gauge: Gauge, isRunning: Bool)] = [:]
+    }
+
+    /// The changes that start a work's body, and those after which it no longer runs: it stopped,
+    /// finished, threw (`workFailed`, before any `workRestarting` or `workGaveUp`), gave up, returned to be
+    /// restarted (`workRestarting`), or was abandoned. `workReady` and `workCancelled` change nothing.
+    private static let workStarts: Set<String> = ["workStarted", "workRestarted"]
+    private static let workEnds: Set<String> = [
+        "workStopped", "workFinished", "workFailed", "workRestarting", "workGaveUp", "workAbandoned",
+    ]
 
     /// An instrument whose metrics `factory` makes, named under `prefix`.
     ///
@@ -109,6 +130,41 @@ public final class MetricsInstrument: LifecycleInstrument {
             if let counter = cache[module] { return counter }
             let counter = Counter(label: names.quarantines, dimensions: [("module", module)], factory: factory)
             cache[module] = counter
+            return counter
+        }
+        counter.increment()
+    }
+
+    /// Counts the change, and sets the work's running gauge to 1 when its body starts (`workStarted`,
+    /// `workRestarted`) and to 0 when it no longer runs.
+    public func workChanged(_ change: String, module: String, work: String, detail: String) {
+        let running: Bool? =
+            Self.workStarts.contains(change) ? true : Self.workEnds.contains(change) ? false : nil
+        let counter = works.withLock { works in
+            let counter =
+                works.changes[[change, module, work]]
+                ?? Counter(
+                    label: names.workChanges,
+                    dimensions: [("change", change), ("module", module), ("work", work)],
+                    factory: factory
+                )
+            works.changes[[change, module, work]] = counter
+            guard let running else { return counter }
+            // Recorded under the lock, so that the gauge's last value is the work's last change, and only
+            // when the value changes: a work that stops during its backoff reads 0 already.
+            let gauge: Gauge
+            if let known = works.running[[module, work]] {
+                guard known.isRunning != running else { return counter }
+                gauge = known.gauge
+            } else {
+                gauge = Gauge(
+                    label: names.workRunning,
+                    dimensions: [("module", module), ("work", work)],
+                    factory: factory
+                )
+            }
+            works.running[[module, work]] = (gauge, running)
+            gauge.record(running ? 1 : 0)
             return counter
         }
         counter.increment()

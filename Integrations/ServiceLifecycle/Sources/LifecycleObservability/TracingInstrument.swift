@@ -27,9 +27,20 @@ public import Tracing
 /// | delivery | the module's module-qualified type name: `App.CacheModule` | `lifecycle.module`, `lifecycle.event`, `lifecycle.priority` (not for the program's delegate), `lifecycle.result` (events with a Bool result), `lifecycle.sender` (messages); for a hook that threw or timed out: the error recorded, status error, and `lifecycle.timed_out` `true` for a ``LifecycleCore/HookTimeout`` |
 ///
 /// The request span also gets a span event for each state change (`lifecycle.state_changed`, with
-/// `lifecycle.from` and `lifecycle.to`) and for each module quarantined, released or switched
-/// (`lifecycle.module_changed`, with `lifecycle.change`, `lifecycle.module` and `lifecycle.reason`) while it
-/// is open.
+/// `lifecycle.from` and `lifecycle.to`), for each module quarantined, released or switched
+/// (`lifecycle.module_changed`, with `lifecycle.change`, `lifecycle.module` and `lifecycle.reason`), and for
+/// each change of a module's work (`lifecycle.work_changed`, below) while it is open.
+///
+/// Modules' work (LifecycleWork) gets a span per run of its body, named `Module.work` as the journal names
+/// it (`App.QueueModule.consume`), with `lifecycle.module`, `lifecycle.work` and `lifecycle.attempt`, from
+/// `workStarted` or `workRestarted` until the body ended: `workStopped`, `workFinished`, `workRestarting`,
+/// `workGaveUp` or `workAbandoned`. Each change while it runs is a `lifecycle.work_changed` span event on it
+/// (`lifecycle.change`, `lifecycle.module`, `lifecycle.work`, and `lifecycle.detail` when the host says
+/// why): `workReady`, `workCancelled`, and `workFailed`, which sets the status to error with the failure as
+/// message, as `workGaveUp` and `workAbandoned` do. A run's span is a child of the last launch's span, as
+/// the background warm-up's is, whenever the run starts: the work belongs to the application that launch
+/// started, and a run outlives the request during which it began. A restart's span links to the span of
+/// the run before it.
 ///
 /// Delivery spans start and end at the instants the host measured (``LifecycleCore/DeliveryRecord/start``
 /// and its duration), converted from `ContinuousClock` to wall-clock time with an offset measured once,
@@ -65,7 +76,24 @@ public final class TracingInstrument: LifecycleInstrument {
         var launch: ServiceContext?
         /// The events in progress, by event: one, or two while a background warm-up overlaps another.
         var events: [LifecycleEvent: any Span] = [:]
+        /// The span of each work's body while it runs, by module and work.
+        var works: [WorkKey: any Span] = [:]
+        /// Each work's last run: its context, for the link from its restart, and its attempt.
+        var lastRuns: [WorkKey: (context: ServiceContext, attempt: Int)] = [:]
     }
+
+    private struct WorkKey: Hashable {
+        let module: String
+        let work: String
+    }
+
+    /// The changes after which a work's body no longer runs (its span ends); `workFailed` comes before
+    /// `workRestarting` or `workGaveUp`, which end the span of the run that threw.
+    private static let workEnds: Set<String> = [
+        "workStopped", "workFinished", "workRestarting", "workGaveUp", "workAbandoned",
+    ]
+    /// The changes that set a run's status to error.
+    private static let workErrors: Set<String> = ["workFailed", "workGaveUp", "workAbandoned"]
 
     /// An instrument that starts its spans with `tracer`.
     ///
@@ -207,5 +235,57 @@ public final class TracingInstrument: LifecycleInstrument {
                 ]
             )
         )
+    }
+
+    /// Starts a span when a work's body starts, adds a `lifecycle.work_changed` span event to it and to the
+    /// request's span for each change, and ends it when the body has ended.
+    public func workChanged(_ change: String, module: String, work: String, detail: String) {
+        guard isTracing else { return }
+        let key = WorkKey(module: module, work: work)
+        let now = clock.now
+        var attributes: SpanAttributes = [
+            "lifecycle.change": .string(change),
+            "lifecycle.module": .string(module),
+            "lifecycle.work": .string(work),
+        ]
+        if !detail.isEmpty { attributes["lifecycle.detail"] = detail }
+        let event = SpanEvent(name: "lifecycle.work_changed", at: now, attributes: attributes)
+
+        if change == "workStarted" || change == "workRestarted" {
+            let (parent, previous, attempt, replaced) = spans.withLock { spans in
+                let last = spans.lastRuns[key]
+                let attempt = change == "workStarted" ? 1 : (last?.attempt ?? 0) + 1
+                return (spans.launch ?? .topLevel, last?.context, attempt, spans.works.removeValue(forKey: key))
+            }
+            replaced?.end(at: now)  // a run whose end never came: not expected, but not left open
+            let span = tracer.startSpan("\(module).\(work)", context: parent, ofKind: .internal, at: now)
+            span.updateAttributes { attributes in
+                attributes["lifecycle.module"] = module
+                attributes["lifecycle.work"] = work
+                attributes["lifecycle.attempt"] = attempt
+            }
+            if change == "workRestarted", let previous { span.addLink(SpanLink(context: previous, attributes: [:])) }
+            span.addEvent(event)
+            let request = spans.withLock { spans in
+                spans.works[key] = span
+                spans.lastRuns[key] = (span.context, attempt)
+                return spans.request
+            }
+            request?.addEvent(event)
+            return
+        }
+
+        let ends = Self.workEnds.contains(change)
+        let (run, request) = spans.withLock { spans in
+            (ends ? spans.works.removeValue(forKey: key) : spans.works[key], spans.request)
+        }
+        if let span = run {
+            span.addEvent(event)
+            if Self.workErrors.contains(change) {
+                span.setStatus(SpanStatus(code: .error, message: detail.isEmpty ? change : detail))
+            }
+            if ends { span.end(at: now) }
+        }
+        request?.addEvent(event)
     }
 }

@@ -2,15 +2,18 @@ import LifecycleCore
 import LifecycleRouting
 import LifecycleScopes
 import LifecycleServices
+import LifecycleWork
 import Synchronization
 
-/// What the program itself hands the modules and routes: the request count, the transcript and the session
-/// scopes, in the launch options under ``ExampleServicesKey``. The store is not here: `StoreModule` provides it as a
+/// What the program itself hands the modules and routes: the request count, the transcript, the session
+/// scopes and what `HTTPServerModule` serves, in the launch options under ``ExampleServicesKey``. The store is not here: `StoreModule` provides it as a
 /// service, which the modules and the request handlers resolve (`Docs/Services.md`).
 final class ExampleServices: Sendable {
     let transcript: Transcript
     /// The session scopes: opened by `RequestScopeMiddleware`, ended by `SessionModule`.
     let sessions: SessionScopes
+    /// The routes `HTTPServerModule` serves, once the program has built them.
+    let http = HTTPServing()
     private let answered = Mutex(0)
 
     init(transcript: Transcript) {
@@ -53,8 +56,8 @@ extension LifecycleContext {
 /// already listens and `/health/ready` answers 503.
 ///
 /// The `/items` route resolves and reads the store, so no request may still be running when
-/// `willTerminate` closes it: the ServiceGroup lists the host first, so the server drains before the host
-/// terminates.
+/// `willTerminate` closes it: `HTTPServerModule`'s work is stopped before `willTerminate`, and the
+/// ServiceGroup lists the host first; either way the server drains before the store closes.
 struct StoreModule: LifecycleModule, ServiceProvidingModule, SetupStage, WarmUpStage, WillTerminate {
     static let priority: ModulePriority = .high
     let services: ExampleServices
@@ -91,7 +94,9 @@ struct StoreModule: LifecycleModule, ServiceProvidingModule, SetupStage, WarmUpS
 }
 
 /// Reports the traffic: it starts counting when the host becomes active, and reports the count when the
-/// host goes to the background, after the server has drained.
+/// host goes to the background: at SIGUSR1, and, in the service-group mode, at SIGTERM, after the server
+/// has drained (`ApplicationHostService` backgrounds the host before it terminates it). Under `HostRunner`,
+/// the work mode, SIGTERM delivers `willTerminate` alone.
 struct TrafficModule: LifecycleModule, DependentModule, DidBecomeActive, WillResignActive,
     DidEnterBackground
 {
@@ -118,13 +123,18 @@ struct TrafficModule: LifecycleModule, DependentModule, DidBecomeActive, WillRes
 
 extension ModuleManifest {
     /// The example's modules, with services; with routing: `AdminModule` serves the admin routes, which the
-    /// global interceptors guard; and with scopes: `RequestScopeMiddleware` runs each request in a request
-    /// scope, `SessionLogAction` reports each session scope, and `SessionModule` ends them.
+    /// global interceptors guard; with scopes: `RequestScopeMiddleware` runs each request in a request
+    /// scope, `SessionLogAction` reports each session scope, and `SessionModule` ends them; and with work:
+    /// `HTTPServerModule` serves HTTP from its work (switched off with `--mode service-group`).
+    ///
+    /// `.withWork()` finds the working modules by asking the runtime; the discovery plugin will list them
+    /// (`.withWork(workers:)`) when the manifest is generated.
     static let example = ModuleManifest(
         name: "service-lifecycle-example",
-        [StoreModule.self, TrafficModule.self, AdminModule.self, SessionModule.self]
+        [StoreModule.self, TrafficModule.self, AdminModule.self, SessionModule.self, HTTPServerModule.self]
     )
     .withServices()
     .withRouting(interceptors: [AdminTokenInterceptor.self, BackgroundWriteGuard.self])
     .withScopes(actions: [SessionLogAction.self])
+    .withWork()
 }

@@ -13,34 +13,56 @@ import Prometheus
 import ServiceLifecycle
 import UnixSignals
 
-/// An HTTP server whose modules follow the host's lifecycle, run in a ServiceGroup.
+/// An HTTP server whose modules follow the host's lifecycle, served from a module's work.
 ///
 ///     service-lifecycle-example [--port N] [--admin-token T] [--drain-delay MS] [--warm-up-delay MS]
+///                               [--listen-delay MS] [--mode work|service-group]
 ///
 /// `--port`, or `PORT`: 0 picks a free port; 8080 by default. `--admin-token`, or `ADMIN_TOKEN`: the token
 /// of the admin API (`/admin/**`, `AdminEndpoint`); `example-admin-token` by default. `--drain-delay`: how
 /// long the server goes on serving after `/health/ready` turned 503 at SIGTERM, before it stops accepting
-/// connections; 0 by default. `--warm-up-delay`: a slower launch (`StoreModule`).
+/// connections; 0 by default. `--warm-up-delay`: a slower launch (`StoreModule`). `--listen-delay`: a
+/// slower start of the listener (`HTTPServerModule`, in the work mode).
 ///
-/// The server listens from the start: `/health/live` and `/health/ready` answer at once
-/// (`HealthEndpoints`), and so does `/metrics`, the host's metrics in Prometheus's text format
-/// (`MetricsEndpoint`); every other route answers 503 until the host has launched (`LaunchGate`). SIGUSR1
-/// and SIGUSR2 move the host to the background and back (`BackgroundSignals`).
+/// `--mode`: who runs what.
+/// - `work`, the default: `HostRunner` runs the host and handles the signals, and `HTTPServerModule`
+///   serves HTTP from its work. The server starts once the `setup` stage is through, the host is ready
+///   once the listener is bound, and the server stops gracefully when the host stops its work, just before
+///   `willTerminate` (at SIGTERM the runner delivers `willTerminate` alone). Exit codes are `HostRunner`'s:
+///   0 clean, 5 when the server failed past its policy (the port is taken), and so on.
+/// - `service-group`: a swift-service-lifecycle `ServiceGroup` runs the host (`ApplicationHostService`),
+///   the server and the drain as services, and `HTTPServerModule` is switched off. The server starts with
+///   the group, and stops before the modules receive `willResignActive`, `didEnterBackground` and
+///   `willTerminate`. Exit 1 on any error.
+///
+/// The server answers `/health/live` and `/health/ready` as soon as it listens (`HealthEndpoints`), and so
+/// does `/metrics`, the host's metrics in Prometheus's text format (`MetricsEndpoint`); every other route
+/// answers 503 until the host has launched (`LaunchGate`). SIGUSR1 and SIGUSR2 move the host to the
+/// background and back (`HostRunner`'s standard signals; `BackgroundSignals` in a ServiceGroup).
 ///
 /// Every request runs in a request scope (`RequestScopeMiddleware`); one with an `X-Session: <id>` header
 /// is nested in that session's scope, which lasts until the host terminates.
 ///
 /// Standard output is a transcript: where the admin token came from, each delivery
 /// (`lifecycle <event> <Module>`), what the modules do, `listening 127.0.0.1:<port>` once the server
-/// accepts connections, `host: ready` once launch is through, each request's start and completion, each admin request's status, each request
-/// scope's `timing` and `audit` lines, each session's `began`, `welcome` and `ended` lines, the number of
-/// scopes still in flight after shutdown (`scopes in flight: 0`), and `exit: clean` at the end. Logs go to
-/// standard error (`LOG_LEVEL=debug` shows every delivery).
+/// accepts connections, `host: ready` once launch is through and the listener is up, each request's start
+/// and completion, each admin request's status, each request scope's `timing` and `audit` lines, each
+/// session's `began`, `welcome` and `ended` lines, the number of scopes still in flight after shutdown
+/// (`scopes in flight: 0`), and `exit: clean` at the end. Logs go to standard error (`LOG_LEVEL=debug`
+/// shows every delivery).
 /// SIGTERM or SIGINT shuts it down gracefully: `/health/ready` answers 503 (`readiness: draining`), the
 /// drain delay passes, the server stops accepting and finishes its in-flight requests (`server: stopped`),
-/// then the host enters the background and terminates, and the store closes.
+/// then the modules tear down, and the store closes.
 @main
 struct ServiceLifecycleExample {
+    /// Who runs the host and the server (`--mode`).
+    enum Mode: String {
+        /// `HostRunner` runs the host; `HTTPServerModule`'s work serves HTTP.
+        case work
+        /// A `ServiceGroup` runs the host and the server, side by side.
+        case serviceGroup = "service-group"
+    }
+
     static func main() async {
         let level = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         LoggingSystem.bootstrap { label in
@@ -51,12 +73,14 @@ struct ServiceLifecycleExample {
         let transcript = Transcript()
         var options = LaunchOptions.current
         guard let port = Int(options.argument("--port") ?? options.environment["PORT"] ?? "8080"), port >= 0,
-            let drainDelay = Int(options.argument("--drain-delay") ?? "0"), drainDelay >= 0
+            let drainDelay = Int(options.argument("--drain-delay") ?? "0"), drainDelay >= 0,
+            let mode = Mode(rawValue: options.argument("--mode") ?? "work")
         else {
             FileHandle.standardError.write(
                 Data(
                     ("usage: service-lifecycle-example [--port N] [--admin-token T] [--drain-delay MS] "
-                        + "[--warm-up-delay MS]; N is 0...65535\n").utf8
+                        + "[--warm-up-delay MS] [--listen-delay MS] [--mode work|service-group]; N is 0...65535\n")
+                        .utf8
                 )
             )
             exit(64)
@@ -64,30 +88,45 @@ struct ServiceLifecycleExample {
         let services = ExampleServices(transcript: transcript)
         transcript.write("admin: token from \(AdminTokenInterceptor.expectedToken(in: options).source)")
         options[ExampleServicesKey.self] = services
+        if mode == .serviceGroup {
+            // The group serves HTTP instead of the module's work.
+            options.arguments += ["--disable-module", "HTTPServerModule"]
+        }
 
         do {
-            try await run(
+            let ending = try await run(
+                mode,
                 transcript: transcript,
                 services: services,
                 port: port,
                 drainDelay: .milliseconds(drainDelay),
                 options: options
             )
-            transcript.write("exit: clean")
+            transcript.write("exit: \(ending.description)")
+            if ending.code != 0 { exit(ending.code) }
         } catch {
             transcript.write("exit: \(error)")
             exit(1)
         }
     }
 
+    /// How a run ended: the process's exit code, and `clean` or why not.
+    struct Ending {
+        let code: Int32
+        let description: String
+
+        static let clean = Ending(code: 0, description: "clean")
+    }
+
     static func run(
+        _ mode: Mode,
         transcript: Transcript,
         services: ExampleServices,
         port: Int,
         drainDelay: Duration,
         options: LaunchOptions
     )
-        async throws
+        async throws -> Ending
     {
         // README: prometheus-registry
         let registry = PrometheusCollectorRegistry()  // what GET /metrics serves
@@ -136,6 +175,96 @@ struct ServiceLifecycleExample {
         )
         // `/admin/**` goes through the host's router, so the interceptors guard it (`AdminEndpoint`).
         AdminEndpoint(host: host, transcript: transcript).register(on: router)
+
+        let ending: Ending
+        switch mode {
+        case .work:
+            ending = await runWithWork(
+                host: host,
+                router: router,
+                services: services,
+                port: port,
+                liveness: liveness,
+                readiness: readiness,
+                drainDelay: drainDelay,
+                logger: logger
+            )
+        case .serviceGroup:
+            try await runInServiceGroup(
+                host: host,
+                router: router,
+                transcript: transcript,
+                port: port,
+                liveness: liveness,
+                readiness: readiness,
+                drainDelay: drainDelay,
+                logger: logger
+            )
+            ending = .clean
+        }
+
+        // The server has answered its requests and SessionModule has ended the sessions: nothing is left.
+        let inFlight = scopes.inFlight()
+        transcript.write(
+            "scopes in flight: \(inFlight.count)" + inFlight.map { ", \($0)" }.joined()
+        )
+        return ending
+    }
+
+    /// The work mode: `HTTPServerModule`'s work serves `router`, and `HostRunner` runs the host. At SIGTERM
+    /// readiness turns 503, and `drainDelay` later the host terminates: the modules leave the foreground,
+    /// the work stops the server gracefully, and `willTerminate` closes the store.
+    static func runWithWork(
+        host: ApplicationHost,
+        router: Router<BasicRequestContext>,
+        services: ExampleServices,
+        port: Int,
+        liveness: HostLiveness,
+        readiness: HostReadiness,
+        drainDelay: Duration,
+        logger: Logger
+    ) async -> Ending {
+        let transcript = services.transcript
+        services.http.serve(router, port: port, logger: logger)  // the module's work serves it from setup on
+        var configuration = HostRunner.Configuration { report in
+            logger.info("\(report)")
+            transcript.write(report, host: host, readiness: readiness)
+        }
+        configuration.readiness = readiness  // 503 at SIGTERM, while the server still answers
+        configuration.drainDelay = drainDelay  // then termination
+        // The drain, the server's grace period (10 s) and cancellation grace (5 s), then willTerminate
+        // (terminateDeadline, 10 s), with a margin.
+        configuration.shutdownLimit = drainDelay + .seconds(30)
+
+        return await withTaskGroup(of: Void.self) { group in
+            // Liveness is watched once the host is ready (listener included), as a watchdog starts at
+            // READY=1, which the runner sends then.
+            group.addTask {
+                guard (try? await host.waitUntilReady()) != nil else { return }
+                // A work that gave up stops counting against readiness just after it asked the host to
+                // terminate, before the termination marks the host as never ready: not ready, then.
+                guard host.terminationFailure == nil else { return }
+                transcript.write("host: ready")
+                try? await liveness.run()
+            }
+            let status = await HostRunner(host: host, configuration: configuration).run()
+            group.cancelAll()
+            return status.code == 0 ? .clean : Ending(code: status.code, description: "\(status)")
+        }
+    }
+
+    /// The service-group mode: `ApplicationHostService`, the server and the drain are services of one
+    /// `ServiceGroup`, which stops them in reverse on SIGTERM or SIGINT.
+    static func runInServiceGroup(
+        host: ApplicationHost,
+        router: Router<BasicRequestContext>,
+        transcript: Transcript,
+        port: Int,
+        liveness: HostLiveness,
+        readiness: HostReadiness,
+        drainDelay: Duration,
+        logger: Logger
+    ) async throws {
         // `server: stopped` once it has stopped accepting and answered what was in flight.
         let server = TranscribedServer(
             server: Application(
@@ -178,11 +307,5 @@ struct ServiceLifecycleExample {
         }
         defer { probe.cancel() }
         try await ServiceGroup(configuration: configuration).run()
-
-        // The server has answered its requests and SessionModule has ended the sessions: nothing is left.
-        let inFlight = scopes.inFlight()
-        transcript.write(
-            "scopes in flight: \(inFlight.count)" + inFlight.map { ", \($0)" }.joined()
-        )
     }
 }

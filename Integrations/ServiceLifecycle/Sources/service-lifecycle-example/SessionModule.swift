@@ -1,8 +1,9 @@
 import LifecycleCore
 
 /// Ends the session scopes (``SessionScopes``) when the host terminates, and writes
-/// `sessions: <n> ended`. The ServiceGroup lists the host first, so the server has answered its last
-/// request by then: no request scope is left, and no session opens afterwards.
+/// `sessions: <n> ended`. The server has answered its last request by then (`HTTPServerModule`'s work
+/// stops before `willTerminate`; the ServiceGroup lists the host first): no request scope is left, and no
+/// session opens afterwards.
 struct SessionModule: LifecycleModule, WillTerminate {
     static let priority: ModulePriority = .normal
     let services: ExampleServices

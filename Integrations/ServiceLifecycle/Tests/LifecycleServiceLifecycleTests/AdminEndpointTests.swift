@@ -106,6 +106,7 @@ struct AdminEndpointTests {
                 "service_lifecycle_example.TrafficModule",
                 "service_lifecycle_example.AdminModule",
                 "service_lifecycle_example.SessionModule",
+                "service_lifecycle_example.HTTPServerModule",  // serves these requests, from its work
                 "LifecycleRouting.RouterModule",
             ]
         )

@@ -9,6 +9,16 @@ import Musl
 import Darwin
 #endif
 
+/// Who runs the example's host and server (`--mode`): `HostRunner` and `HTTPServerModule`'s work, the
+/// default, or a ServiceGroup.
+enum ExampleMode: String, CaseIterable, Sendable {
+    case work
+    case serviceGroup = "service-group"
+
+    /// The arguments that choose it.
+    var arguments: [String] { ["--mode", rawValue] }
+}
+
 /// The example server, `service-lifecycle-example`, run as a real process: its standard output is read
 /// line by line as it comes, its standard error goes to a file for failure messages.
 final class ExampleProcess: Sendable {
@@ -247,4 +257,76 @@ struct HTTPExchange: Sendable {
         exchange.body = String(text[headerEnd.upperBound...])
         return exchange
     }
+}
+
+/// A supervisor's notification socket, as systemd makes one for a `Type=notify` service: a Unix datagram
+/// socket whose path a process finds in `NOTIFY_SOCKET`. Keeps every message it receives (`READY=1`,
+/// `STATUS=…`, `STOPPING=1`), read on a thread of its own until the socket is let go.
+final class NotifySocket: Sendable {
+    /// The messages, shared with the reading thread.
+    private final class Inbox: Sendable {
+        let messages = Mutex<[String]>([])
+        let closed = Mutex(false)
+    }
+
+    /// The socket's path: the value of `NOTIFY_SOCKET`.
+    let path: String
+    private let inbox = Inbox()
+
+    init() throws {
+        path = "/tmp/notify-\(UUID().uuidString.prefix(8)).sock"
+        #if canImport(Darwin)
+        let fd = socket(AF_UNIX, SOCK_DGRAM, 0)
+        #else
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        #endif
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: bytes)
+            buffer[bytes.count] = 0
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard bound == 0 else {
+            let error = errno
+            close(fd)
+            throw POSIXError(POSIXErrorCode(rawValue: error) ?? .EIO)
+        }
+        // Wakes the reader every 100 ms, so that it sees the socket let go.
+        var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let (inbox, path) = (inbox, path)
+        Thread {
+            var buffer = [UInt8](repeating: 0, count: 4_096)
+            while !inbox.closed.withLock({ $0 }) {
+                let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                guard count > 0 else { continue }
+                let message = String(decoding: buffer[0..<count], as: UTF8.self)
+                inbox.messages.withLock { $0.append(message) }
+            }
+            close(fd)
+            unlink(path)
+        }.start()
+    }
+
+    /// Every message received so far, in order.
+    var messages: [String] { inbox.messages.withLock { $0 } }
+
+    /// Waits until a message satisfies `condition`; returns it, or `nil` after `timeout`.
+    func waitForMessage(timeout: Duration = .seconds(60), where condition: (String) -> Bool) async -> String? {
+        let deadline = ContinuousClock.now + timeout
+        repeat {
+            if let message = messages.first(where: condition) { return message }
+            try? await Task.sleep(for: .milliseconds(5))
+        } while ContinuousClock.now < deadline
+        return messages.first(where: condition)
+    }
+
+    deinit { inbox.closed.withLock { $0 = true } }
 }

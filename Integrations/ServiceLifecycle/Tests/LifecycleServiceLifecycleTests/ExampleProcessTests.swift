@@ -20,9 +20,12 @@ struct ExampleProcessTests {
         )
     }
 
-    @Test("SIGTERM with requests in flight: each is answered in full before the store closes; exit 0")
+    @Test(
+        "In a ServiceGroup, SIGTERM with requests in flight: each is answered in full before the store closes; exit 0"
+    )
     func sigtermDrainsRequestsBeforeTheModulesTerminate() async throws {
-        let example = try ExampleProcess(arguments: ["--port", "0"])
+        // The ServiceGroup's order: the server stops before the host leaves the foreground.
+        let example = try ExampleProcess(arguments: ["--port", "0", "--mode", "service-group"])
         let port = try #require(
             await example.waitUntilServing(),
             "the server never served. Standard error:\n\(example.standardError)"
@@ -108,6 +111,112 @@ struct ExampleProcessTests {
         #expect(status == 0, "a clean graceful shutdown exits with 0. \(context)")
     }
 
+    @Test("HTTP from HTTPServerModule's work: ready once the listener is up; SIGTERM drains the request in flight")
+    func httpIsServedFromTheModulesWork() async throws {
+        // The listener comes up 1.5 s after the setup stage, as a server that loads a certificate first.
+        let notify = try NotifySocket()
+        let example = try ExampleProcess(
+            arguments: ["--port", "0", "--listen-delay", "1500"],
+            environment: ["NOTIFY_SOCKET": notify.path]
+        )
+        let context = {
+            "Transcript:\n\(example.transcript.joined(separator: "\n"))\nStandard error:\n\(example.standardError)"
+        }
+
+        // READY=1 comes once the listener is up: at once, the server answers, and readiness says ready.
+        try #require(
+            await notify.waitForMessage { $0.hasPrefix("READY=1") } != nil,
+            "no READY=1. Messages: \(notify.messages). \(context())"
+        )
+        // Written before the work reported ready; standard output may reach this process after READY=1.
+        let listening = try #require(
+            await example.waitForLine { $0.hasPrefix("listening 127.0.0.1:") },
+            "\(context())"
+        )
+        let port = try #require(Int(listening.split(separator: ":").last ?? ""))
+        let ready = await HTTPExchange.get(port: port, path: "/health/ready")
+        #expect(ready.status == 200 && ready.body.contains(#""notReady":[]"#), "\(ready)")
+        #expect(
+            notify.messages.first == "STATUS=launching"
+                && notify.messages.firstIndex { $0.hasPrefix("READY=1") } != nil,
+            "\(notify.messages)"
+        )
+
+        // The work serves the routes: the first GET works, and the metrics name the work.
+        let item = await HTTPExchange.get(port: port, path: "/items/5")
+        #expect(item.status == 200 && item.body == "item 5: value-5\n", "\(item)")
+        let metrics = await HTTPExchange.get(port: port, path: "/metrics").body
+        let work = #"module="service_lifecycle_example.HTTPServerModule",work="http""#
+        for line in [
+            #"lifecycle_work_changes_total{change="workStarted","# + work + "} 1",
+            #"lifecycle_work_changes_total{change="workReady","# + work + "} 1",
+            "lifecycle_work_running{" + work + "} 1.0",
+        ] {
+            #expect(metrics.contains(line + "\n"), "\(line) in:\n\(metrics)")
+        }
+
+        // A slow request in flight at SIGTERM: answered in full, then the server stops, then the store closes.
+        let slow = Task { await HTTPExchange.get(port: port, path: "/items/4?delay=2000") }
+        #expect(await example.waitForLines(["request items/4 started delay=2000"]), "\(context())")
+        let signalled = ContinuousClock.now
+        example.send(SIGTERM)
+        let answer = await slow.value
+        let status = await example.waitForExit()
+        _ = await example.waitForLine { $0.hasPrefix("exit: ") }  // read to the end
+        #expect(status == 0, "a clean graceful shutdown exits with 0. \(context())")
+        #expect(answer.status == 200 && answer.isComplete && answer.body == "item 4: value-4\n", "\(answer)")
+        #expect(answer.finished > signalled, "it was still in flight at SIGTERM")
+
+        let transcript = example.transcript
+        let waited = try #require(transcript.firstIndex(of: "server: listening in 1.5 seconds"), "\(context())")
+        let listened = try #require(transcript.firstIndex(of: listening))
+        let hostReady = try #require(transcript.firstIndex(of: "host: ready"), "\(context())")
+        #expect(waited < listened && listened < hostReady, "ready only once the listener was up. \(context())")
+        let draining = try #require(transcript.firstIndex(of: "readiness: draining"), "\(context())")
+        let completed = try #require(transcript.firstIndex(of: "request items/4 completed"), "\(context())")
+        let stopped = try #require(transcript.firstIndex(of: "server: stopped"), "\(context())")
+        let closing = try #require(transcript.firstIndex(of: "store: closing"), "\(context())")
+        #expect(draining < completed && completed < stopped && stopped < closing, "\(context())")
+        // Under HostRunner, SIGTERM delivers willTerminate alone; the server stopped before it.
+        #expect(
+            transcript.filter { $0.hasPrefix("lifecycle ") } == [
+                "lifecycle setup ServiceRegistryModule",
+                "lifecycle setup StoreModule",
+                "lifecycle initialize ServiceRegistryModule",
+                "lifecycle warmUp StoreModule",
+                "lifecycle didBecomeActive TrafficModule",
+                "lifecycle willTerminate SessionModule",
+                "lifecycle willTerminate StoreModule",
+                "lifecycle willTerminate ServiceRegistryModule",
+            ],
+            "\(context())"
+        )
+        #expect(transcript.contains("scopes in flight: 0"), "\(context())")
+        #expect(!transcript.contains { $0.contains("failed") || $0.contains("cut short") }, "\(context())")
+        #expect(transcript.last == "exit: clean", "\(context())")
+        #expect(notify.messages.contains { $0.hasPrefix("STOPPING=1") }, "\(notify.messages)")
+    }
+
+    @Test("The port is taken: the server's work fails past its policy, the host terminates itself; exit 5")
+    func aTakenPortTerminatesTheApplication() async throws {
+        let taken = try ListeningSocket()
+        let example = try ExampleProcess(arguments: ["--port", "\(taken.port)"])
+        let status = await example.waitForExit()
+        _ = await example.waitForLine { $0.hasPrefix("exit: ") }  // read to the end
+        let transcript = example.transcript
+        let context = "Transcript:\n\(transcript.joined(separator: "\n"))\nStandard error:\n\(example.standardError)"
+
+        #expect(status == 5, "HostRunner's code for a work that failed. \(context)")
+        let last = try #require(transcript.last, "\(context)")
+        #expect(last.hasPrefix("exit: exit 5 (work failed)"), "\(context)")
+        #expect(last.contains("work `http` of service_lifecycle_example.HTTPServerModule"), "\(context)")
+        #expect(last.contains("after 3 restarts"), "\(context)")
+        #expect(!transcript.contains("host: ready"), "never ready: it never listened. \(context)")
+        #expect(!transcript.contains { $0.hasPrefix("listening ") }, "\(context)")
+        // It terminated gracefully: the store closed.
+        #expect(transcript.contains("store: closed with 100 items"), "\(context)")
+    }
+
     @Test("A bad --port exits with 64 and says how to call it")
     func aBadPortIsRefused() async throws {
         let example = try ExampleProcess(arguments: ["--port", "eighty"])
@@ -116,4 +225,38 @@ struct ExampleProcessTests {
         #expect(example.standardError.contains("usage: service-lifecycle-example [--port N]"))
         #expect(example.transcript.isEmpty)
     }
+}
+
+/// A TCP socket listening on a free loopback port, which another listener cannot take; closed when let go.
+final class ListeningSocket: Sendable {
+    let port: Int
+    private let fd: Int32
+
+    init() throws {
+        #if canImport(Darwin)
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #else
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #endif
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && listen(fd, 1) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard listening else {
+            let error = errno
+            close(fd)
+            throw POSIXError(POSIXErrorCode(rawValue: error) ?? .EIO)
+        }
+        self.fd = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(fd) }
 }

@@ -1,6 +1,7 @@
 import LifecycleCore
 import LifecycleProxy
 import LifecycleObservability
+import LifecycleWork
 import Metrics
 import MetricsTestKit
 import Testing
@@ -23,6 +24,8 @@ struct MetricsInstrumentTests {
         #expect(names.eventDuration == "shop_event_duration_seconds")
         #expect(names.quarantines == "shop_quarantines_total")
         #expect(names.state == "shop_state")
+        #expect(names.workChanges == "shop_work_changes_total")
+        #expect(names.workRunning == "shop_work_running")
         #expect(MetricsInstrument.Names(prefix: "").deliveries == "deliveries_total")
         #expect(MetricsInstrument.Names().state == "lifecycle_state")
         #expect(ApplicationState.allCases.map(MetricsInstrument.stateCode) == [0, 1, 2, 3, 4, 5, 6])
@@ -155,5 +158,45 @@ struct MetricsInstrumentTests {
         let warned = Self.call(.didReceiveMemoryWarning, FailingWarningModule.self)
         #expect(try metrics.expectCounter(Self.names.failures, warned).totalValue == 1)
         #expect(try metrics.expectCounter(Self.names.timeouts, warned).totalValue == 0)
+    }
+
+    @Test("Work: each change counted by change, module and work; the running gauge follows the body")
+    func work() async throws {
+        let metrics = TestMetrics()
+        let host = try ApplicationHost(
+            manifest: ModuleManifest([PoolModule.self, FlakyWorkModule.self, GivingUpWorkModule.self]).withWork(),
+            configuration: ApplicationHost.Configuration(instruments: [MetricsInstrument(factory: metrics)])
+        )
+        try await host.launch()
+        try await host.waitUntilReady()
+        try await host.terminate()
+
+        let names = Self.names
+        func changes(_ change: String, _ module: any LifecycleModule.Type, _ work: String) throws -> Int64 {
+            let dimensions = [("change", change), ("module", module.moduleName), ("work", work)]
+            return try metrics.expectCounter(names.workChanges, dimensions).totalValue
+        }
+        // FlakyWorkModule's work threw, was restarted, became ready and was stopped at termination.
+        for change in ["workStarted", "workFailed", "workRestarting", "workRestarted", "workReady", "workStopped"] {
+            #expect(try changes(change, FlakyWorkModule.self, "poll") == 1, "\(change)")
+        }
+        // GivingUpWorkModule's work threw and was given up.
+        for change in ["workStarted", "workFailed", "workGaveUp"] {
+            #expect(try changes(change, GivingUpWorkModule.self, "once") == 1, "\(change)")
+        }
+        #expect(metrics.counterTotal(label: names.workChanges) == 9, "no other change")
+
+        // 1 while the body runs: started, threw, restarted, stopped; started, threw.
+        let poll = try metrics.expectGauge(
+            names.workRunning,
+            [("module", FlakyWorkModule.moduleName), ("work", "poll")]
+        )
+        #expect(poll.values == [1, 0, 1, 0])
+        let once = try metrics.expectGauge(
+            names.workRunning,
+            [("module", GivingUpWorkModule.moduleName), ("work", "once")]
+        )
+        #expect(once.values == [1, 0])
+        #expect(metrics.recorders.filter { $0.label == names.workRunning }.count == 2, "one gauge per work")
     }
 }

@@ -3,6 +3,7 @@ import LifecycleCore
 import LifecycleProxy
 import LifecycleMessaging
 import LifecycleTesting
+import LifecycleWork
 import MetricsTestKit
 import Synchronization
 
@@ -78,6 +79,33 @@ struct FailingWarningModule: LifecycleModule, DidReceiveMemoryWarning {
     static let priority: ModulePriority = .low
     init(context: LifecycleContext) {}
     func didReceiveMemoryWarning(_ context: LifecycleContext) throws { throw Boom(reason: "no memory to free") }
+}
+
+/// Its work, `poll`, throws at its first attempt; the second reports ready and runs until it is stopped.
+/// Restarted without a backoff.
+struct FlakyWorkModule: WorkingModule {
+    static let priority: ModulePriority = .normal
+    init(context: LifecycleContext) {}
+
+    static func declareWork(_ work: inout WorkList<Self>) {
+        work.run("poll", policy: WorkPolicy(backoff: .none), reportsReadiness: true) { _, context in
+            if context.attempt == 1 { throw Boom(reason: "first attempt") }
+            context.reportReady()
+            await context.gracefulShutdown()
+        }
+    }
+}
+
+/// Its work, `once`, throws every time; its policy neither restarts it nor does anything more.
+struct GivingUpWorkModule: WorkingModule {
+    static let priority: ModulePriority = .normal
+    init(context: LifecycleContext) {}
+
+    static func declareWork(_ work: inout WorkList<Self>) {
+        work.run("once", policy: WorkPolicy(restart: .temporary, escalation: .ignore)) { _, _ in
+            throw Boom(reason: "always")
+        }
+    }
 }
 
 /// A message with a reply.

@@ -3,6 +3,7 @@ import LifecycleCore
 import LifecycleProxy
 import LifecycleMessaging
 import LifecycleObservability
+import LifecycleWork
 import Testing
 import Tracing
 
@@ -247,5 +248,60 @@ struct TracingInstrumentTests {
         try await host.terminate()
         #expect(host.state == .terminated)
         #expect(tracer.finishedSpans.map(\.operationName) == ["deploy"])
+    }
+
+    @Test("A span per run of a work's body under the launch's span: a failed run errs, a restart links to it")
+    func workRuns() async throws {
+        let tracer = InMemoryTracer()
+        let host = try ApplicationHost(
+            manifest: ModuleManifest([PoolModule.self, FlakyWorkModule.self, GivingUpWorkModule.self]).withWork(),
+            configuration: ApplicationHost.Configuration(instruments: [TracingInstrument(tracer: tracer)])
+        )
+        try await host.launch()
+        try await host.waitUntilReady()
+        try await host.terminate()
+
+        let tree = SpanTree(spans: tracer.finishedSpans)
+        let launch = try tree.only("launch()")
+        func changes(_ span: FinishedInMemorySpan) -> [String] {
+            span.events.filter { $0.name == "lifecycle.work_changed" }.map {
+                text($0.attributes, "lifecycle.change") ?? "?"
+            }
+        }
+
+        // FlakyWorkModule's work: the first run threw and was restarted; the second ran until termination.
+        let runs = tree.named("\(FlakyWorkModule.moduleName).poll")
+        try #require(runs.count == 2, "\(tree.spans.map(\.operationName))")
+        let (first, second) = (runs[0], runs[1])
+        #expect(runs.allSatisfy { $0.parentSpanID == launch.spanID && $0.traceID == launch.traceID })
+        #expect(runs.allSatisfy { $0.text("lifecycle.module") == FlakyWorkModule.moduleName })
+        #expect(runs.allSatisfy { $0.text("lifecycle.work") == "poll" })
+        #expect(runs.map { $0.number("lifecycle.attempt") } == [1, 2])
+        #expect(changes(first) == ["workStarted", "workFailed", "workRestarting"])
+        #expect(first.status == SpanStatus(code: .error, message: "boom: first attempt"))
+        #expect(changes(second) == ["workRestarted", "workReady", "workStopped"])
+        #expect(second.status == nil)
+        #expect(second.links.map { $0.context.inMemorySpanContext?.spanID } == [first.spanID], "follows the first")
+        #expect(first.links.isEmpty)
+        #expect(first.end <= second.start)
+
+        // GivingUpWorkModule's work threw once and was given up: its one run errs with the reason.
+        let gaveUp = try tree.only("\(GivingUpWorkModule.moduleName).once")
+        #expect(gaveUp.parentSpanID == launch.spanID)
+        #expect(changes(gaveUp) == ["workStarted", "workFailed", "workGaveUp"])
+        #expect(gaveUp.status?.code == .error)
+        #expect(
+            gaveUp.status?.message?.contains("its restart type is .temporary") == true,
+            "\(String(describing: gaveUp.status))"
+        )
+        let failed = try #require(gaveUp.events.first { text($0.attributes, "lifecycle.change") == "workFailed" })
+        #expect(text(failed.attributes, "lifecycle.detail") == "boom: always")
+
+        // The termination's span tells which work it stopped.
+        let terminate = try tree.only("terminate()")
+        let stopped = terminate.events.filter { $0.name == "lifecycle.work_changed" }
+        #expect(stopped.map { text($0.attributes, "lifecycle.change") } == ["workStopped"])
+        #expect(stopped.map { text($0.attributes, "lifecycle.work") } == ["poll"])
+        #expect(stopped.map { text($0.attributes, "lifecycle.module") } == [FlakyWorkModule.moduleName])
     }
 }
