@@ -156,7 +156,9 @@ final class WorkRun: Sendable {
                 break
             }
         }
-        stopCountingReadiness()
+        // A work that gave up keeps holding readiness back: the host is not ready without it. The next run
+        // of the same work, or the module's removal, releases it.
+        if phase != .gaveUp { stopCountingReadiness() }
         hardStop.settle(())
     }
 
@@ -222,7 +224,8 @@ final class WorkRun: Sendable {
         if count { link.host?.markWorkPending(participant.id) }
     }
 
-    private func stopCountingReadiness() {
+    /// Stops holding the host's readiness back: the run stopped, or a new run of the work replaces it.
+    func stopCountingReadiness() {
         let counted = state.withLock { state in
             defer { state.readinessCounted = false }
             return state.readinessCounted

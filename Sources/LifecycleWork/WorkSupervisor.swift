@@ -86,6 +86,8 @@ final class WorkSupervisor: HostWork {
                 for (index, declaration) in module.work.enumerated() where declaration.schedule.boundary == boundary {
                     let key = Key(participant: module.participant.id, index: index)
                     guard state.running[key] == nil else { continue }
+                    // A run that gave up held readiness back; this one takes over.
+                    state.last[key]?.stopCountingReadiness()
                     let run = WorkRun(
                         participant: module.participant,
                         index: index,

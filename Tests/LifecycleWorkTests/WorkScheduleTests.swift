@@ -86,3 +86,41 @@ struct WorkJournalTests {
         #expect(trace.contains("workStopped"))
     }
 }
+
+private struct BrokenListener: WorkingModule {
+    static let priority: ModulePriority = .normal
+    init(context: LifecycleContext) {}
+    struct BindFailed: Error {}
+
+    static func declareWork(_ work: inout WorkList<Self>) {
+        let policy = WorkPolicy(restart: .temporary, escalation: .ignore)
+        work.run("listen", policy: policy, reportsReadiness: true) { _, _ in throw BindFailed() }
+    }
+}
+
+@Suite("Work: readiness of work that gave up")
+struct WorkGaveUpReadinessTests {
+    @Test("A work that gave up before it reported keeps the host unready until its module leaves")
+    func gaveUpHoldsReadiness() async throws {
+        let (host, _) = try workHost([BrokenListener.self])
+        try await host.launch()
+        #expect(await host.workStatusEventually { $0.first?.phase == .gaveUp })
+        let health = await host.health()
+        #expect(!health.isReady)
+        #expect(health.notReady == [BrokenListener.moduleName])
+        try await host.remove(BrokenListener.self)
+        #expect((await host.health()).isReady)
+        try await host.terminate()
+    }
+}
+
+extension ApplicationHost {
+    /// Waits, yielding a bounded number of times (no clock), until `condition` holds of ``workStatus``.
+    nonisolated func workStatusEventually(_ condition: ([WorkStatus]) -> Bool) async -> Bool {
+        for _ in 0..<100_000 {
+            if condition(workStatus) { return true }
+            await Task.yield()
+        }
+        return condition(workStatus)
+    }
+}

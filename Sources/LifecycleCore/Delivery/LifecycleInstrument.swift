@@ -50,8 +50,8 @@ public protocol LifecycleInstrument: Sendable {
     func moduleChanged(_ change: String, module: String, reason: String)
 
     /// A module's work changed (LifecycleWork, Docs/Work.md): `change` is `workStarted`, `workReady`,
-    /// `workStopped`, `workFinished`, `workFailed`, `workRestarting`, `workGaveUp` or `workAbandoned`; `detail`
-    /// says why, or is empty.
+    /// `workStopped`, `workFinished`, `workFailed`, `workRestarting`, `workRestarted`, `workGaveUp`,
+    /// `workCancelled` or `workAbandoned`; `detail` says why, or is empty.
     func workChanged(_ change: String, module: String, work: String, detail: String)
 }
 

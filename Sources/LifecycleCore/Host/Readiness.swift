@@ -100,6 +100,7 @@ final class Readiness: Sendable {
         resume { state in
             state.pending.remove(index)
             state.ready.remove(index)
+            state.workPending[index] = nil
             state.gone[index] = hostState
         }
     }
