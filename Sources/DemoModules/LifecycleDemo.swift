@@ -288,6 +288,7 @@ public enum LifecycleDemo {
           3        launch failed: launch aborted, or the host was already terminated
           4        deadline exceeded: termination ran past a time limit
           5        launch budget exceeded: under --enforce-budgets, a module launched slower than its budget
+          6        work failed: a module's work failed past its policy and terminated the application
           64       usage: a command line, signal map or module switch that cannot be used; nothing ran
           128 + n  interrupted: signal n cut termination short (130 for a second SIGINT)
         """

@@ -9,7 +9,7 @@ extension HostRunner {
     /// | 1 | ``Reason/terminateFailed`` | the host terminated, but `willTerminate` hooks threw |
     /// | 3 | ``Reason/launchFailed`` | launch aborted (the host rolled back and terminated), or the host was already terminated |
     /// | 4 | ``Reason/deadlineExceeded`` | termination ran past a time limit: `terminateDeadline`, a hook budget under `.fail`, the runner's ``Configuration/shutdownLimit``, or work that ignored cancellation and was abandoned |
-    /// | 5 | ``Reason/workFailed`` | a module's work failed past its policy, which terminates the application (LifecycleWork) |
+    /// | 6 | ``Reason/workFailed`` | a module's work failed past its policy, which terminates the application (LifecycleWork) |
     /// | 128 + n | ``Reason/interrupted(_:)`` | signal n cut termination short: 130 for a second `SIGINT` |
     ///
     /// A graceful termination on `SIGTERM` is a clean exit, 0: whoever sent it asked the program to stop,
@@ -55,7 +55,7 @@ extension HostRunner {
             case .terminateFailed: return 1
             case .launchFailed: return 3
             case .deadlineExceeded: return 4
-            case .workFailed: return 5
+            case .workFailed: return 6
             case .interrupted(let signal): return 128 + signal.rawValue
             }
         }

@@ -12,7 +12,7 @@
 ///
 /// A restart the intensity limit refuses escalates instead. Escalation is ``escalation``: leave the work
 /// stopped (`.ignore`), quarantine its module, or terminate the application gracefully (the default;
-/// `HostRunner` exits with code 5).
+/// `HostRunner` exits with code 6).
 ///
 /// The defaults (``standard``): `.transient`, at most 3 restarts within 30 seconds, backoff from 100 ms
 /// doubling to 10 s with 10 % jitter, escalation `.terminateApplication`, a 10 s grace period to stop and
@@ -38,7 +38,7 @@ public struct WorkPolicy: Sendable, Hashable {
         /// `releaseQuarantine(_:)`.
         case quarantineModule
         /// The application terminates gracefully; `ApplicationHost.terminationFailure` holds a
-        /// `LifecycleError.Code.workFailed` error naming the work, and `HostRunner` exits with code 5.
+        /// `LifecycleError.Code.workFailed` error naming the work, and `HostRunner` exits with code 6.
         case terminateApplication
     }
 

@@ -310,7 +310,7 @@ struct LifecycleDemoTests {
             }
             return code
         }
-        #expect(documented == ["0", "1", "3", "4", "5", "64", "128 + n"])
+        #expect(documented == ["0", "1", "3", "4", "5", "6", "64", "128 + n"])
         #expect(listed == documented)
     }
 

@@ -72,7 +72,7 @@ extension ApplicationHost {
     }
 
     /// Terminates the application gracefully because of `failure`, which ``terminationFailure`` keeps for
-    /// whoever runs the host (`HostRunner` exits with code 5).
+    /// whoever runs the host (`HostRunner` exits with code 6).
     package nonisolated func terminate(dueTo failure: LifecycleError) {
         let first = termination.withLock { control in
             guard control.failure == nil else { return false }

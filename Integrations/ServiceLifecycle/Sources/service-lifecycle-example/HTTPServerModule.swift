@@ -19,7 +19,7 @@ import Synchronization
 ///   what hands it one. Past the policy's grace period (10 s) the host cancels the work, and the server
 ///   stops at once.
 /// - If the server throws (the port is taken), the standard policy restarts it, at most 3 times within
-///   30 s, then terminates the application: `HostRunner` exits with code 5.
+///   30 s, then terminates the application: `HostRunner` exits with code 6.
 ///
 /// The routes need the host (its probes, its router, its scopes), so the program builds them once the
 /// host exists and hands them over with ``HTTPServing/serve(_:port:logger:)``, before launch; the work

@@ -197,7 +197,7 @@ struct ExampleProcessTests {
         #expect(notify.messages.contains { $0.hasPrefix("STOPPING=1") }, "\(notify.messages)")
     }
 
-    @Test("The port is taken: the server's work fails past its policy, the host terminates itself; exit 5")
+    @Test("The port is taken: the server's work fails past its policy, the host terminates itself; exit 6")
     func aTakenPortTerminatesTheApplication() async throws {
         let taken = try ListeningSocket()
         let example = try ExampleProcess(arguments: ["--port", "\(taken.port)"])
@@ -206,9 +206,9 @@ struct ExampleProcessTests {
         let transcript = example.transcript
         let context = "Transcript:\n\(transcript.joined(separator: "\n"))\nStandard error:\n\(example.standardError)"
 
-        #expect(status == 5, "HostRunner's code for a work that failed. \(context)")
+        #expect(status == 6, "HostRunner's code for a work that failed. \(context)")
         let last = try #require(transcript.last, "\(context)")
-        #expect(last.hasPrefix("exit: exit 5 (work failed)"), "\(context)")
+        #expect(last.hasPrefix("exit: exit 6 (work failed)"), "\(context)")
         #expect(last.contains("work `http` of service_lifecycle_example.HTTPServerModule"), "\(context)")
         #expect(last.contains("after 3 restarts"), "\(context)")
         #expect(!transcript.contains("host: ready"), "never ready: it never listened. \(context)")
