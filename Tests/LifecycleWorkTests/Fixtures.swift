@@ -2,12 +2,14 @@ import LifecycleCore
 import LifecycleProxy
 import LifecycleTesting
 import LifecycleWork
-import Synchronization
 import Testing
+
+// The fixtures lock with the package's `Locked`, not `Mutex`: a Thread Sanitizer build swaps it for a
+// lock the sanitizer sees (Scripts/test-thread-sanitizer.sh), and works write here concurrently.
 
 /// What the fixtures' work did, in order, shared by every module of one host.
 final class Recorder: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
     func record(_ line: String) { lines.withLock { $0.append(line) } }
     var entries: [String] { lines.withLock { $0 } }
     func count(_ line: String) -> Int { entries.filter { $0 == line }.count }
@@ -78,7 +80,7 @@ final class Gates: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Opens `label` for good: every waiter passes, now and later.
     func open(_ label: String) {
@@ -178,7 +180,7 @@ extension WorkContext {
 
 /// Errors nobody awaited (posted requests that failed), as the host reported them.
 final class ErrorLog: Sendable {
-    private let errors = Mutex<[LifecycleError]>([])
+    private let errors = Locked<[LifecycleError]>([])
     func append(_ error: LifecycleError) { errors.withLock { $0.append(error) } }
     var all: [LifecycleError] { errors.withLock { $0 } }
 }

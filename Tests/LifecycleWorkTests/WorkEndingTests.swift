@@ -91,6 +91,20 @@ struct Bystander: WorkingModule {
     }
 }
 
+/// Active work that throws in its first run only; temporary, and left stopped when it fails.
+struct ActiveQuitter: WorkingModule {
+    static let priority: ModulePriority = .normal
+    init(context: LifecycleContext) {}
+    static func declareWork(_ work: inout WorkList<Self>) {
+        work.run("quitter", .whileActive, policy: WorkPolicy(restart: .temporary, escalation: .ignore)) { _, context in
+            context.recorder.record("quitter start")
+            if context.recorder.count("quitter start") == 1 { throw WorkFailure(label: "quitter") }
+            await context.gracefulShutdown()
+            context.recorder.record("quitter stop")
+        }
+    }
+}
+
 /// The `Ender` type for a restart type and an escalation.
 func enderType(_ restart: WorkPolicy.Restart, _ escalation: WorkPolicy.Escalation) -> any LifecycleModule.Type {
     func with<R: RestartTag>(_: R.Type) -> any LifecycleModule.Type {
@@ -248,5 +262,18 @@ struct WorkEndingTests {
             #expect(rig.status(Bystander.self, "serve")?.phase == .stopped)
             #expect(rig.status(type, "job")?.phase == .gaveUp)
         }
+    }
+
+    @Test("Active work that gave up (escalation .ignore) starts again the next time the application is active")
+    func gaveUpActiveWorkComesBack() async throws {
+        let rig = try workRig([ActiveQuitter.self])
+        try await rig.host.launch()
+        #expect(await rig.wait(ActiveQuitter.self, "quitter") { $0.phase == .gaveUp })
+        try await rig.host.resignActive()
+        #expect(rig.status(ActiveQuitter.self, "quitter")?.phase == .gaveUp)
+        try await rig.host.becomeActive()
+        #expect(await rig.wait(ActiveQuitter.self, "quitter") { $0.phase == .ready && $0.attempts == 1 })
+        try await rig.host.terminate()
+        #expect(rig.recorder.entries == ["quitter start", "quitter start", "quitter stop"])
     }
 }

@@ -300,8 +300,8 @@ struct ModelRun {
 
 @Suite("Work: model-based random sequences")
 struct WorkModelTests {
-    static let seeds: [UInt64] = (1...16).map { 0x5EED_0000 + $0 }
-    static let steps = 40
+    static let seeds: [UInt64] = (1...32).map { 0x5EED_0000 + $0 }
+    static let steps = 60
 
     @Test("Random sequences agree with the reference model after every step", arguments: seeds)
     func sequence(seed: UInt64) async throws {
