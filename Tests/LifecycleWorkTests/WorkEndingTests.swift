@@ -159,12 +159,14 @@ struct WorkEndingTests {
         #expect(await stillHolds { rig.status(type, "job")?.attempts == attempts })
         #expect(rig.recorder.count("job returned") == 1)
         expectUndisturbed(rig)
-        let notes = rig.workNotes.filter { $0.contains("Ender") }.map { $0.prefix { $0 != " " } }
-        #expect(
-            notes
-                == (restart == .permanent
-                    ? ["workStarted", "workRestarting", "workRestarted"] : ["workStarted", "workFinished"])
-        )
+        // A run's phase turns just before its note is written: wait for the notes.
+        let expected: [Substring] =
+            restart == .permanent
+            ? ["workStarted", "workRestarting", "workRestarted"] : ["workStarted", "workFinished"]
+        func notes() -> [Substring] {
+            rig.workNotes.filter { $0.contains("Ender") }.map { $0.prefix { $0 != " " } }
+        }
+        #expect(await eventually { notes() == expected }, "\(notes())")
 
         try await rig.host.terminate()
         #expect(rig.status(type, "job")?.phase == (restart == .permanent ? .stopped : .finished))

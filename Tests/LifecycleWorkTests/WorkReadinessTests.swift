@@ -124,8 +124,9 @@ struct WorkReadinessTests {
         #expect(await rig.recorder.wait(for: "active start", times: 2))
         #expect(!(await host.health().isReady))
         rig.gates.open("active ready")
-        #expect(await eventually { rig.status(ActiveListener.self, "active")?.phase == .ready })
+        try await host.waitUntilReady()
         #expect(await host.health().isReady)
+        #expect(rig.status(ActiveListener.self, "active")?.phase == .ready)
         try await host.terminate()
     }
 }

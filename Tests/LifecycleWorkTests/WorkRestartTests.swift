@@ -99,6 +99,8 @@ struct WorkRestartTests {
         #expect(
             rig.recorder.entries.filter { $0.hasPrefix("loop") } == ["loop start 1", "loop start 2", "loop start 3"]
         )
+        // The phase turns before the note is written.
+        #expect(await eventually { rig.workNotes.contains { $0.hasPrefix("workGaveUp") } })
         let gaveUp = rig.workNotes.filter { $0.hasPrefix("workGaveUp") }
         #expect(gaveUp.count == 1)
         #expect(gaveUp.first?.contains("after 2 restarts within 20.0 seconds") == true, "\(gaveUp)")
