@@ -271,6 +271,8 @@ let package = Package(
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
                 .target(name: "LifecycleTesting"),
+                // HostRunner's exit codes for work that fails or is abandoned.
+                .target(name: "LifecycleHosting"),
             ]
         ),
         .testTarget(

@@ -12,6 +12,7 @@ suites+='|FaultInjectionTests|StageTests|TimeLimitTests|TerminationTests|HostRun
 suites+='|ScopeAdoptionTests|ScopeStackTests|ScopeFailureTests|ScopeStateMachineTests|ScopeEdgeCaseTests'
 suites+='|SystemdNotifierTests|QuarantineTests|ModuleSwitchingTests|ActivityTests|InstrumentTests'
 suites+='|WatchdogTests|SupervisedTests|OneShotTests|WarmUpTimeLimitTests|SupervisedDeliveryTests|MessagingBudgetTests|ListenerTests'
+suites+='|LifecycleWorkTests'
 log=$(mktemp)
 # TSAN_OPTIONS: a report fails the run (exit code 66) instead of only printing.
 TSAN_OPTIONS="halt_on_error=1 exitcode=66" timeout 1800 swift test --sanitize=thread -Xswiftc -DLIFECYCLE_TSAN \

@@ -24,13 +24,15 @@ final class WorkRun: Sendable {
         /// Who waits for the stop to finish.
         var onStopped: (@Sendable (_ abandoned: Bool) -> Void)?
         var tokens: [HostWatchdog.Token] = []
+        /// The module instance the body runs with; let go once the run has ended, since the run itself may
+        /// be kept (for the status, by the batch it started in) after its module is gone.
+        var instance: (any LifecycleModule)?
     }
 
     let participant: Participant
     /// The work's place among its module's declarations.
     let index: Int
     let declaration: WorkDeclaration
-    private let instance: any LifecycleModule
     private let lifecycle: LifecycleContext
     private let link: HostLink
     private let shutdown = GracefulShutdown()
@@ -52,14 +54,14 @@ final class WorkRun: Sendable {
         self.participant = participant
         self.index = index
         self.declaration = declaration
-        self.instance = instance
         self.lifecycle = lifecycle
         self.link = link
         self.onEnd = onEnd
-        if declaration.reportsReadiness {
-            state.withLock { $0.readinessCounted = true }
-            link.host?.markWorkPending(participant.id)
+        state.withLock { state in
+            state.instance = instance
+            state.readinessCounted = declaration.reportsReadiness
         }
+        if declaration.reportsReadiness { link.host?.markWorkPending(participant.id) }
     }
 
     /// `Module.work`, as the journal and errors name it.
@@ -85,11 +87,13 @@ final class WorkRun: Sendable {
     private func loop() async {
         let policy = declaration.policy
         while true {
-            let attempt = state.withLock { state in
+            let started: (attempt: Int, instance: any LifecycleModule)? = state.withLock { state in
+                guard let instance = state.instance else { return nil }
                 state.attempts += 1
                 state.phase = state.readinessCounted ? .running : .ready
-                return state.attempts
+                return (state.attempts, instance)
             }
+            guard let (attempt, instance) = started else { break }
             note(attempt == 1 ? "workStarted" : "workRestarted", attempt == 1 ? "" : "attempt \(attempt)")
             let context = WorkContext(
                 module: participant.name,
@@ -277,6 +281,7 @@ final class WorkRun: Sendable {
             guard !state.ended else { return nil as (@Sendable (Bool) -> Void)? }
             state.ended = true
             state.phase = .abandoned
+            state.instance = nil
             defer { state.onStopped = nil }
             return state.onStopped
         }
@@ -295,6 +300,7 @@ final class WorkRun: Sendable {
                 state.ended = true
                 state.onStopped = nil
                 state.tokens = []
+                state.instance = nil
             }
             return (state.onStopped, state.tokens, state.ended)
         }

@@ -61,6 +61,9 @@ final class WorkSupervisor: HostWork {
         }
         state.withLock { state in
             state.installed = installed
+            // A module gone (removed, switched off, quarantined) lists no work: its runs have stopped, and
+            // its last ones, kept for the status, must not keep its instance alive for ever.
+            state.last = state.last.filter { installed[$0.key.participant] != nil }
             state.lifecycle = context
         }
     }
