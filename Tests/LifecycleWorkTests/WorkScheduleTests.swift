@@ -66,27 +66,6 @@ struct WorkScheduleTests {
     }
 }
 
-@Suite("Work: in the journal and the launch trace")
-struct WorkJournalTests {
-    @Test("Each start and stop is a journal note, and an instant in the exported trace")
-    func journalAndTrace() async throws {
-        let (host, recorder) = try workHost([Server.self], journal: 256)
-        try await host.launch()
-        #expect(await recorder.wait { $0.contains("listener start") && $0.contains("consumer start") })
-        try await host.terminate()
-        let journal = try #require(host.journal)
-        let notes = journal.entries.compactMap { entry in entry.note.map { "\(entry.event) \($0)" } }
-        let changes = journal.entries.filter { $0.note != nil }.map(\.event)
-        #expect(notes.count == 4, "\(notes)")
-        #expect(changes.filter { $0 == "workStarted" }.count == 2)
-        #expect(changes.filter { $0 == "workStopped" }.count == 2)
-        let trace = String(decoding: try journal.exportTrace(), as: UTF8.self)
-        #expect(trace.contains("\"note\""))
-        #expect(trace.contains("workStarted"))
-        #expect(trace.contains("workStopped"))
-    }
-}
-
 private struct BrokenListener: WorkingModule {
     static let priority: ModulePriority = .normal
     init(context: LifecycleContext) {}

@@ -386,14 +386,14 @@ struct WorkShutdownTests {
         input.finish()
     }
 
-    @Test("HostRunner exits with code 5 when work fails past its policy and terminates the application")
+    @Test("HostRunner exits with code 6 when work fails past its policy and terminates the application")
     func runnerExitCodeForFailedWork() async throws {
         let type = enderType(.temporary, .terminateApplication)
         let rig = try workRig([type], options: { $0[EndingKey.self] = .throwsUntilHealed })
         let (signals, input) = AsyncStream.makeStream(of: UnixSignal.self)
         let runner = HostRunner(host: rig.host, configuration: .init(systemd: nil, report: { _ in }))
         let exit = await runner.run(signals: signals)
-        #expect(exit.code == 5)
+        #expect(exit.code == 6)
         #expect(exit.reason == .workFailed)
         #expect(exit.error?.code == .workFailed)
         #expect((exit.error?.underlyingError as? WorkError)?.work == "job")
