@@ -106,7 +106,8 @@ func inDeliveryOrder(
 func makeCases(_ fixture: Fixture, includeGenerated: Bool, only: [String]) -> [BenchCase] {
     let all =
         eventCases(fixture) + boolCases(fixture) + buildCases(fixture.count, includeGenerated: includeGenerated)
-        + lifecycleCases(fixture.count) + (includeGenerated ? generatedEventCases(fixture.count) : [])
+        + lifecycleCases(fixture.count) + workCases(fixture.count)
+        + (includeGenerated ? generatedEventCases(fixture.count) : [])
         + serviceCases(fixture.count) + serviceBuildCases(fixture.count, includeGenerated: includeGenerated)
         + messageCases(fixture.count) + instrumentCases(fixture.count, expectedVote: fixture.expectedVote)
     guard !only.isEmpty else { return all }
