@@ -14,7 +14,16 @@ import SyntheticModules
 /// Every system's part of a repetition that is measured: from the moment the works are started until every
 /// one has stopped. What a system needs before it can start them (a host, a group and its services, the
 /// tasks' signals) is built before, outside the measured region, and released after it.
-func workCases(_ n: Int) -> [BenchCase] {
+///
+/// `quick` (CI's smoke run) keeps only the rows of the smoke checks: the host in both stop orders and the
+/// sharded hand-written groups they are judged against (``workSmokeSystems``).
+func workCases(_ n: Int, quick: Bool = false) -> [BenchCase] {
+    let all = allWorkCases(n)
+    guard quick else { return all }
+    return all.filter { workSmokeSystems.contains($0.system) }
+}
+
+private func allWorkCases(_ n: Int) -> [BenchCase] {
     let types = Array(SyntheticCatalog.workers.prefix(n))
     let plain = ModuleManifest(name: "Working", types)
     let reverse = plain.withWork(stopOrder: .reverse)
