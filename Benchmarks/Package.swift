@@ -70,6 +70,7 @@ let package = Package(
                 .product(name: "LifecycleCore", package: "ModuleLifecycle"),
                 .product(name: "LifecycleServices", package: "ModuleLifecycle"),
                 .product(name: "LifecycleMessaging", package: "ModuleLifecycle"),
+                .product(name: "LifecycleWork", package: "ModuleLifecycle"),
             ]
         ),
 
@@ -117,6 +118,7 @@ let package = Package(
                 .product(name: "LifecycleMessaging", package: "ModuleLifecycle"),
                 .product(name: "LifecycleRouting", package: "ModuleLifecycle"),
                 .product(name: "LifecycleScopes", package: "ModuleLifecycle"),
+                .product(name: "LifecycleWork", package: "ModuleLifecycle"),
                 .product(
                     name: "Hummingbird",
                     package: "hummingbird",

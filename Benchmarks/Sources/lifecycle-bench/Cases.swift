@@ -102,11 +102,12 @@ func inDeliveryOrder(
 }
 
 /// The cases of every group for `fixture.count` modules, or only those whose system id starts with one of
-/// `only`'s prefixes.
-func makeCases(_ fixture: Fixture, includeGenerated: Bool, only: [String]) -> [BenchCase] {
+/// `only`'s prefixes. `quick` (CI's smoke run) leaves out the work rows no smoke check reads.
+func makeCases(_ fixture: Fixture, includeGenerated: Bool, only: [String], quick: Bool = false) -> [BenchCase] {
     let all =
         eventCases(fixture) + boolCases(fixture) + buildCases(fixture.count, includeGenerated: includeGenerated)
-        + lifecycleCases(fixture.count) + (includeGenerated ? generatedEventCases(fixture.count) : [])
+        + lifecycleCases(fixture.count) + workCases(fixture.count, quick: quick)
+        + (includeGenerated ? generatedEventCases(fixture.count) : [])
         + serviceCases(fixture.count) + serviceBuildCases(fixture.count, includeGenerated: includeGenerated)
         + messageCases(fixture.count) + instrumentCases(fixture.count, expectedVote: fixture.expectedVote)
     guard !only.isEmpty else { return all }

@@ -10,8 +10,8 @@ import SyntheticModules
 ///                     [--plot FILE.svg] [--json FILE] [--markdown FILE] [--only ID,...]
 ///
 /// `--quick` (CI) measures N up to 1,000 for a few rounds and exits 1 if a smoke check fails: the proxy's
-/// dispatch more than 5× its hand-written limit, or the build, the lifecycle, routing or scopes past their
-/// limits (`smokeChecks`, `routingSmokeChecks`, `scopeSmokeChecks`). Otherwise the exit status is 0 whatever
+/// dispatch more than 5× its hand-written limit, or the build, the lifecycle, work, routing or scopes past
+/// their limits (`smokeChecks`, `routingSmokeChecks`, `scopeSmokeChecks`). Otherwise the exit status is 0 whatever
 /// the targets say.
 @main
 struct LifecycleBench {
@@ -49,7 +49,7 @@ struct LifecycleBench {
         for n in moduleSizes {
             log("N=\(grouped(n)): building fixtures")
             let fixture = Fixture(count: n)
-            let cases = makeCases(fixture, includeGenerated: includeGenerated, only: options.only)
+            let cases = makeCases(fixture, includeGenerated: includeGenerated, only: options.only, quick: options.quick)
             log("N=\(grouped(n)): \(cases.count) cases, \(options.settings.rounds) rounds")
             results += await measureRoundRobin(cases, settings: options.settings) { log("N=\(grouped(n)): \($0)") }
             fixture.tearDown()
@@ -112,7 +112,7 @@ struct LifecycleBench {
         let failed = report.smokeChecks.filter { $0.met == false }
         for check in failed { log("smoke check failed: \(check.name): \(check.measured)") }
         if failed.isEmpty {
-            log("smoke checks passed: dispatch, build, lifecycle, routing and scopes are within their limits")
+            log("smoke checks passed: dispatch, build, lifecycle, work, routing and scopes are within their limits")
         }
         return failed.isEmpty
     }
@@ -137,7 +137,7 @@ extension LifecycleBench {
                 "smoke: measuring \(systems.sorted().joined(separator: ", ")) again at N=\(grouped(n)) (attempt \(attempt + 1))"
             )
             let fixture = Fixture(count: n)
-            let cases = makeCases(fixture, includeGenerated: includeGenerated, only: Array(systems))
+            let cases = makeCases(fixture, includeGenerated: includeGenerated, only: Array(systems), quick: true)
                 .filter { systems.contains($0.system.id) }
             let again = await measureRoundRobin(cases, settings: options.settings) { _ in }
             fixture.tearDown()
@@ -268,7 +268,7 @@ struct Options {
                                [--only ID,...]
           --quick          CI smoke mode: N up to 1,000, 5 rounds; routes 100 and 10,000, no Hummingbird;
                            exits 1 if dispatch is more than 5x its hand-written limit, or the build, the
-                           lifecycle, routing or scopes regressed (Targets.swift, ScopeTargets.swift)
+                           lifecycle, work, routing or scopes regressed (Targets.swift, ScopeTargets.swift)
           --rounds R       round-robin rounds (default 15)
           --sizes LIST     the Ns to measure (default 10,100,1000,10000)
           --route-sizes LIST  the numbers of routes to match among (default 100,1000,10000)

@@ -127,6 +127,9 @@ func markdown(_ report: RunReport, sizes: [Int]) -> String {
             }
             out += "\n"
         }
+        if group == .work, sizes.count > 1 {
+            out += workGrowthMarkdown(systems, table: table, sizes: sizes)
+        }
         if group == .build {
             out += "| *first build in the process (cold caches), generic, all hooks: ms* |"
             for n in sizes {
@@ -167,6 +170,28 @@ func markdown(_ report: RunReport, sizes: [Int]) -> String {
     for check in report.targets + report.smokeChecks {
         let verdict = check.met.map { $0 ? "yes" : "**no**" } ?? "not measured"
         out += "| \(check.name) | \(check.requirement) | \(check.measured) | \(verdict) |\n"
+    }
+    return out
+}
+
+/// The work rows' growth from each N measured to the next, min / median, under their table.
+func workGrowthMarkdown(_ systems: [System], table: ResultTable, sizes: [Int]) -> String {
+    let steps = zip(sizes, sizes.dropFirst()).map { ($0, $1) }
+    var out = "\nGrowth of the time from one N to the next (min / median):\n\n"
+    out += "| system | " + steps.map { "N=\(grouped($0.0)) → \(grouped($0.1))" }.joined(separator: " | ") + " |\n"
+    out += "|---|" + steps.map { _ in "---:|" }.joined() + "\n"
+    for system in systems {
+        out += "| \(system.label) |"
+        for (small, large) in steps {
+            guard let from = table.find(system, small), let to = table.find(system, large) else {
+                out += " – |"
+                continue
+            }
+            let min = to.minNanoseconds / from.minNanoseconds
+            let median = to.medianNanoseconds / from.medianNanoseconds
+            out += " \(significant(min))× / \(significant(median))× |"
+        }
+        out += "\n"
     }
     return out
 }

@@ -8,6 +8,8 @@ enum Group: String, Codable, CaseIterable {
     case build
     /// A whole lifecycle of N modules.
     case lifecycle
+    /// N works started, each reporting ready, then all stopped gracefully.
+    case work
     /// Resolving a created singleton service from a registry of N services.
     case serviceResolution
     /// A message without reply sent to one receiver, N times, in a host of N receivers.
@@ -28,6 +30,7 @@ enum Group: String, Codable, CaseIterable {
         case .boolEvent: "One Bool event, OR-combined, delivered to N modules: ns per module"
         case .build: "Building the proxy from N module types, ~1.9 dependencies each: ms per build"
         case .lifecycle: "Whole lifecycle of N modules: ms per lifecycle"
+        case .work: "Work: N works started, each ready, all stopped gracefully: ms per run"
         case .serviceResolution:
             "Resolving one singleton service, N times, from a registry of ~N services: ns per resolution"
         case .messageSend:
@@ -317,6 +320,70 @@ extension System {
         isLibrary: false
     )
 
+    // MARK: Work
+
+    static let workHostReverse = System(
+        id: "work-host-reverse",
+        label: "ApplicationHost, N modules of one work each: launch, waitUntilReady, terminate; stop order .reverse",
+        group: .work,
+        isLibrary: true
+    )
+    static let workHostDependentsFirst = System(
+        id: "work-host-dependents-first",
+        label: "ApplicationHost, same; stop order .dependentsFirst (no dependencies: all stop together)",
+        group: .work,
+        isLibrary: true
+    )
+    static let workHostReverseLean = System(
+        id: "work-host-reverse-lean",
+        label: "ApplicationHost, .reverse; no time limits, no journal",
+        group: .work,
+        isLibrary: true
+    )
+    static let workHostDependentsFirstLean = System(
+        id: "work-host-dependents-first-lean",
+        label: "ApplicationHost, .dependentsFirst; no time limits, no journal",
+        group: .work,
+        isLibrary: true
+    )
+    static let workHostNone = System(
+        id: "work-host-none",
+        label:
+            "ApplicationHost, the same N modules without withWork: launch, waitUntilReady, terminate (the host's share)",
+        group: .work,
+        isLibrary: true
+    )
+    static let workServiceGroup = System(
+        id: "work-service-group",
+        label: "ServiceGroup, N services: run, all ready, triggerGracefulShutdown (reverse, one at a time)",
+        group: .work,
+        isLibrary: false
+    )
+    static let workHandReverseSharded = System(
+        id: "work-hand-reverse-sharded",
+        label: "by hand: task group sharded by 64, stopped one at a time in reverse",
+        group: .work,
+        isLibrary: false
+    )
+    static let workHandReverseFlat = System(
+        id: "work-hand-reverse-flat",
+        label: "by hand: one flat task group, stopped one at a time in reverse",
+        group: .work,
+        isLibrary: false
+    )
+    static let workHandTogetherSharded = System(
+        id: "work-hand-together-sharded",
+        label: "by hand: task group sharded by 64, all asked to stop at once",
+        group: .work,
+        isLibrary: false
+    )
+    static let workHandTogetherFlat = System(
+        id: "work-hand-together-flat",
+        label: "by hand: one flat task group, all asked to stop at once",
+        group: .work,
+        isLibrary: false
+    )
+
     // MARK: Services
 
     static let servicesResolve = System(
@@ -500,7 +567,9 @@ extension System {
         .existentialBoolLoop, .asyncBoolLoop, .buildNumbered, .buildLean, .buildLeanDeclared, .buildGenerated,
         .buildGeneratedDeclared,
         .namesLean,
-        .namesGenerated, .hostLifecycle, .hostLifecycleLean, .serviceGroup, .servicesResolve, .lockedDictionary,
+        .namesGenerated, .hostLifecycle, .hostLifecycleLean, .serviceGroup, .workHostReverse, .workHostDependentsFirst,
+        .workHostReverseLean, .workHostDependentsFirstLean, .workHostNone, .workServiceGroup, .workHandReverseSharded,
+        .workHandReverseFlat, .workHandTogetherSharded, .workHandTogetherFlat, .servicesResolve, .lockedDictionary,
         .storedService, .buildServices, .buildNoServices, .buildServicesGenerated, .buildNoServicesGenerated,
         .messagesSend, .messagesSendAsync, .messagesExistentialCall, .messagesBroadcast, .messagesExistentialLoop,
         .messagesNotificationCenter, .routeTriePath, .routeTrieURL, .hummingbirdTrie, .chainInline, .chainBudget,
@@ -644,6 +713,46 @@ struct Comparison {
         ),
         Comparison(label: "ServiceGroup ÷ host (default)", numerator: .serviceGroup, denominator: .hostLifecycle),
         Comparison(label: "ServiceGroup ÷ host (lean)", numerator: .serviceGroup, denominator: .hostLifecycleLean),
+        Comparison(
+            label: "ServiceGroup ÷ host, .reverse",
+            numerator: .workServiceGroup,
+            denominator: .workHostReverse
+        ),
+        Comparison(
+            label: "ServiceGroup ÷ host, .dependentsFirst",
+            numerator: .workServiceGroup,
+            denominator: .workHostDependentsFirst
+        ),
+        Comparison(
+            label: "host .reverse ÷ by hand, reverse, sharded",
+            numerator: .workHostReverse,
+            denominator: .workHandReverseSharded
+        ),
+        Comparison(
+            label: "host .reverse ÷ by hand, reverse, flat",
+            numerator: .workHostReverse,
+            denominator: .workHandReverseFlat
+        ),
+        Comparison(
+            label: "host .dependentsFirst ÷ by hand, together, sharded",
+            numerator: .workHostDependentsFirst,
+            denominator: .workHandTogetherSharded
+        ),
+        Comparison(
+            label: "host .dependentsFirst ÷ by hand, together, flat",
+            numerator: .workHostDependentsFirst,
+            denominator: .workHandTogetherFlat
+        ),
+        Comparison(
+            label: "host .reverse, lean ÷ by hand, reverse, sharded",
+            numerator: .workHostReverseLean,
+            denominator: .workHandReverseSharded
+        ),
+        Comparison(
+            label: "host .dependentsFirst, lean ÷ by hand, together, sharded",
+            numerator: .workHostDependentsFirstLean,
+            denominator: .workHandTogetherSharded
+        ),
         Comparison(
             label: "sync send ÷ call through an existential",
             numerator: .messagesSend,
