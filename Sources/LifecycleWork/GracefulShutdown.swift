@@ -6,6 +6,9 @@ final class GracefulShutdown: Sendable {
     private struct State {
         var requested = false
         var nextID = 0
+        /// The first waiter, apart from the others: a work almost always has one, which then costs no
+        /// dictionary.
+        var first: (id: Int, continuation: CheckedContinuation<Void, Never>)?
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
         var handlers: [Int: @Sendable () -> Void] = [:]
         /// Waits cancelled before they began waiting.
@@ -19,15 +22,22 @@ final class GracefulShutdown: Sendable {
 
     /// Requests shutdown: wakes every waiter and runs every handler, once.
     func request() {
-        let (waiters, handlers) = state.withLock { state in
-            guard !state.requested else { return ([CheckedContinuation<Void, Never>](), [@Sendable () -> Void]()) }
+        let (first, waiters, handlers) = state.withLock {
+            state -> (CheckedContinuation<Void, Never>?, [CheckedContinuation<Void, Never>], [@Sendable () -> Void]) in
+            guard !state.requested else { return (nil, [], []) }
             state.requested = true
             defer {
+                state.first = nil
                 state.waiters = [:]
                 state.handlers = [:]
             }
-            return (Array(state.waiters.values), Array(state.handlers.values))
+            return (
+                state.first?.continuation,
+                state.waiters.isEmpty ? [] : Array(state.waiters.values),
+                state.handlers.isEmpty ? [] : Array(state.handlers.values)
+            )
         }
+        first?.resume()
         for waiter in waiters { waiter.resume() }
         for handler in handlers { handler() }
     }
@@ -41,17 +51,27 @@ final class GracefulShutdown: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let now = state.withLock { state in
-                    if state.requested || state.cancelledEarly.remove(id) != nil { return true }
-                    state.waiters[id] = continuation
+                    if state.requested || (!state.cancelledEarly.isEmpty && state.cancelledEarly.remove(id) != nil) {
+                        return true
+                    }
+                    if state.first == nil {
+                        state.first = (id, continuation)
+                    } else {
+                        state.waiters[id] = continuation
+                    }
                     return false
                 }
                 if now { continuation.resume() }
             }
         } onCancel: {
-            let waiter = state.withLock { state in
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                if let first = state.first, first.id == id {
+                    state.first = nil
+                    return first.continuation
+                }
                 guard let waiter = state.waiters.removeValue(forKey: id) else {
                     if !state.requested { state.cancelledEarly.insert(id) }
-                    return nil as CheckedContinuation<Void, Never>?
+                    return nil
                 }
                 return waiter
             }

@@ -7,8 +7,9 @@ public import LifecycleCore
 /// policy's ``WorkPolicy/gracePeriod``. This is swift-service-lifecycle's graceful shutdown, and a body
 /// written for a `Service.run()` moves here unchanged but for where it reads the signal.
 public struct WorkContext: Sendable {
-    /// The module-qualified name of the module that owns the work.
-    public let module: String
+    /// The module-qualified name of the module that owns the work. Built when first read, not for every
+    /// run: `String(reflecting:)` costs microseconds for a generic type.
+    public var module: String { participant.name }
     /// The work's name within its module.
     public let work: String
     /// Which attempt this is: 1 for the first start, 2 after the first restart, and so on.
@@ -16,8 +17,10 @@ public struct WorkContext: Sendable {
     /// The host's context: launch options, emitting events, the application's state.
     public let lifecycle: LifecycleContext
 
+    let participant: Participant
     let shutdown: GracefulShutdown
-    let ready: @Sendable () -> Void
+    /// The run, told when the work reports ready (a reference, not a closure: no allocation per attempt).
+    let readiness: any WorkReadiness
 
     /// Whether the host has asked the work to stop.
     public var isShuttingDown: Bool { shutdown.isRequested }
@@ -58,5 +61,10 @@ public struct WorkContext: Sendable {
     /// Says the work is ready: its module (and the host, once every such work has said so) counts as ready.
     /// Only for work declared with `reportsReadiness: true`; calling it again, or after a restart's first
     /// call, is harmless. After a restart, the work is not ready until it says so again.
-    public func reportReady() { ready() }
+    public func reportReady() { readiness.reportReady() }
+}
+
+/// Who a ``WorkContext`` tells when the work reports ready: its ``WorkRun``.
+protocol WorkReadiness: AnyObject, Sendable {
+    func reportReady()
 }

@@ -16,7 +16,9 @@ final class WorkGroup: Sendable {
     init() {
         let (stream, batches) = AsyncStream.makeStream(of: [WorkRun].self)
         self.batches = batches
-        root = Task {
+        // Detached: created inside the host's request, a task would inherit its task-locals, among them the
+        // job in progress, and a work asking the host anything during launch would be told `reentrantCall`.
+        root = Task.detached {
             await withDiscardingTaskGroup { group in
                 for await batch in stream {
                     group.addTask { await Self.run(batch[...]) }

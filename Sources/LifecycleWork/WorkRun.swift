@@ -3,10 +3,14 @@ import LifecycleCore
 /// One run of a work: from the moment its schedule starts it until it stops, through its restarts.
 ///
 /// Its task is a child of the host's work group (``WorkGroup``) and owns one child of its own, the loop
-/// that runs the body, restarts it and escalates: so the host can cancel this one work without touching
-/// the others. Stopping climbs graceful → cancelled → abandoned on the host's watchdog, on the host's
-/// clock (Docs/Work.md, "Stopping").
-final class WorkRun: Sendable {
+/// that runs the body, restarts it and escalates: so the host can cancel this one work without touching the
+/// others (a child of a group cannot be cancelled alone, and keeping an `UnsafeCurrentTask` to cancel it
+/// would take an `@unchecked Sendable` wrapper the package allows in one audited primitive only). Stopping
+/// climbs graceful → cancelled → abandoned on the host's watchdog, on the host's clock (Docs/Work.md,
+/// "Stopping").
+final class WorkRun: WorkReadiness, DeadlineTarget {
+    typealias Instant = HostClock.Instant
+
     /// Where a run is, for ``WorkStatus``.
     enum Phase: Sendable, Hashable {
         case running, ready, restarting, stopping, stopped, finished, gaveUp, abandoned
@@ -21,9 +25,11 @@ final class WorkRun: Sendable {
         /// The body's task has returned, or the run was abandoned.
         var ended = false
         var cancelled = false
-        /// Who waits for the stop to finish.
-        var onStopped: (@Sendable (_ abandoned: Bool) -> Void)?
-        var tokens: [HostWatchdog.Token] = []
+        /// Who waits for the stop to finish, and the run's place in its stop plan.
+        var onStopped: (observer: any WorkStopObserver, index: Int)?
+        /// The deadlines armed for its stop (grace period, then cancellation grace): at most two.
+        var grace: HostWatchdog.Token?
+        var cancellationGrace: HostWatchdog.Token?
         /// The module instance the body runs with; let go once the run has ended, since the run itself may
         /// be kept (for the status, by the batch it started in) after its module is gone.
         var instance: (any LifecycleModule)?
@@ -36,9 +42,9 @@ final class WorkRun: Sendable {
     private let lifecycle: LifecycleContext
     private let link: HostLink
     private let shutdown = GracefulShutdown()
+    private let state = Locked(State())
     /// Settled when the loop ends or the run is cancelled: the run's task then cancels the loop and waits.
     private let hardStop = OneShot<Void>()
-    private let state = Locked(State())
     /// Called once, when the run has ended (or was abandoned).
     private let onEnd: @Sendable (WorkRun) -> Void
 
@@ -57,11 +63,11 @@ final class WorkRun: Sendable {
         self.lifecycle = lifecycle
         self.link = link
         self.onEnd = onEnd
+        // Counted as pending by the supervisor, for the whole batch at once (``WorkSupervisor/enter``).
         state.withLock { state in
             state.instance = instance
             state.readinessCounted = declaration.reportsReadiness
         }
-        if declaration.reportsReadiness { link.host?.markWorkPending(participant.id) }
     }
 
     /// `Module.work`, as the journal and errors name it.
@@ -74,7 +80,7 @@ final class WorkRun: Sendable {
 
     // MARK: - Running
 
-    /// The run's task: the loop as its one child, which it cancels when the run is cancelled.
+    /// The run's task: the loop as its one child, which it cancels when the run is cancelled (``cancel()``).
     func run() async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.loop() }
@@ -85,75 +91,13 @@ final class WorkRun: Sendable {
     }
 
     private func loop() async {
-        let policy = declaration.policy
+        // The async frame is kept small: every attempt's bookkeeping is in synchronous helpers, so a run's
+        // first task-allocator slab holds the body's frames too (a larger frame cost two slab allocations per
+        // run).
         while true {
-            let started: (attempt: Int, instance: any LifecycleModule)? = state.withLock { state in
-                guard let instance = state.instance else { return nil }
-                state.attempts += 1
-                state.phase = state.readinessCounted ? .running : .ready
-                return (state.attempts, instance)
-            }
-            guard let (attempt, instance) = started else { break }
-            note(attempt == 1 ? "workStarted" : "workRestarted", attempt == 1 ? "" : "attempt \(attempt)")
-            let context = WorkContext(
-                module: participant.name,
-                work: declaration.name,
-                attempt: attempt,
-                lifecycle: lifecycle,
-                shutdown: shutdown,
-                ready: { [weak self] in self?.reportReady() }
-            )
-            let result: Result<Void, any Error>
-            do {
-                try await declaration.body(instance, context)
-                result = .success(())
-            } catch {
-                result = .failure(error)
-            }
-            if shutdown.isRequested || Task.isCancelled {
-                note("workStopped", result.failureText.map { "threw while stopping: \($0)" } ?? "")
-                setPhase(.stopped)
-                break
-            }
-            if let failure = result.failureText { note("workFailed", failure) }
-            let restarts =
-                switch (policy.restart, result) {
-                case (.permanent, _), (.transient, .failure): true
-                default: false
-                }
-            guard restarts else {
-                if case .failure(let error) = result {
-                    escalate(
-                        WorkError(
-                            module: participant.name,
-                            work: declaration.name,
-                            cause: .failedTemporary,
-                            failure: error
-                        )
-                    )
-                } else {
-                    note("workFinished", "")
-                    setPhase(.finished)
-                }
-                break
-            }
-            let now = watchdog.clock.now.offset
-            let delay = state.withLock { state in
-                state.history.restart(at: now, policy: policy, random: Double.random(in: 0..<1))
-            }
-            guard let delay else {
-                let cause = WorkError.Cause.restartsExhausted(
-                    restarts: policy.intensity.maxRestarts,
-                    within: policy.intensity.period
-                )
-                escalate(
-                    WorkError(module: participant.name, work: declaration.name, cause: cause, failure: result.failure)
-                )
-                break
-            }
-            countNotReady()
-            setPhase(.restarting)
-            note("workRestarting", "in \(delay)")
+            guard let (attempt, instance) = beginAttempt() else { break }
+            let failure = await attemptBody(attempt, instance)
+            guard let delay = afterAttempt(failure) else { break }
             guard await backOff(delay) else {
                 note("workStopped", "during its backoff")
                 setPhase(.stopped)
@@ -163,7 +107,89 @@ final class WorkRun: Sendable {
         // A work that gave up keeps holding readiness back: the host is not ready without it. The next run
         // of the same work, or the module's removal, releases it.
         if phase != .gaveUp { stopCountingReadiness() }
+        state.withLock { $0.instance = nil }
         hardStop.settle(())
+    }
+
+    /// The next attempt's number and the instance it runs with; `nil` once the instance was let go.
+    private func beginAttempt() -> (Int, any LifecycleModule)? {
+        let started: (Int, any LifecycleModule)? = state.withLock { state in
+            guard let instance = state.instance else { return nil }
+            state.attempts += 1
+            state.phase = state.readinessCounted ? .running : .ready
+            return (state.attempts, instance)
+        }
+        guard let (attempt, _) = started else { return nil }
+        note(attempt == 1 ? "workStarted" : "workRestarted", attempt == 1 ? "" : "attempt \(attempt)")
+        return started
+    }
+
+    /// Runs the body once; the error it threw, if any.
+    private func attemptBody(_ attempt: Int, _ instance: any LifecycleModule) async -> (any Error)? {
+        let context = WorkContext(
+            work: declaration.name,
+            attempt: attempt,
+            lifecycle: lifecycle,
+            participant: participant,
+            shutdown: shutdown,
+            readiness: self
+        )
+        do {
+            try await declaration.body(instance, context)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// After an attempt: `nil` when the run is over (stopped, finished, or escalated), else the backoff
+    /// before the next attempt.
+    private func afterAttempt(_ failure: (any Error)?) -> Duration? {
+        let policy = declaration.policy
+        let result: Result<Void, any Error> = failure.map { .failure($0) } ?? .success(())
+        if shutdown.isRequested || Task.isCancelled {
+            note("workStopped", result.failureText.map { "threw while stopping: \($0)" } ?? "")
+            setPhase(.stopped)
+            return nil
+        }
+        if let failure = result.failureText { note("workFailed", failure) }
+        let restarts =
+            switch (policy.restart, result) {
+            case (.permanent, _), (.transient, .failure): true
+            default: false
+            }
+        guard restarts else {
+            if case .failure(let error) = result {
+                escalate(
+                    WorkError(
+                        module: participant.name,
+                        work: declaration.name,
+                        cause: .failedTemporary,
+                        failure: error
+                    )
+                )
+            } else {
+                note("workFinished", "")
+                setPhase(.finished)
+            }
+            return nil
+        }
+        let now = watchdog.clock.now.offset
+        let delay = state.withLock { state in
+            state.history.restart(at: now, policy: policy, random: Double.random(in: 0..<1))
+        }
+        guard let delay else {
+            let cause = WorkError.Cause.restartsExhausted(
+                restarts: policy.intensity.maxRestarts,
+                within: policy.intensity.period
+            )
+            escalate(WorkError(module: participant.name, work: declaration.name, cause: cause, failure: result.failure))
+            return nil
+        }
+        countNotReady()
+        setPhase(.restarting)
+        note("workRestarting", "in \(delay)")
+        return delay
     }
 
     /// Waits `delay` on the host's clock; `false` if shutdown was requested or the task cancelled first.
@@ -206,7 +232,7 @@ final class WorkRun: Sendable {
 
     // MARK: - Readiness
 
-    private func reportReady() {
+    func reportReady() {
         let counted = state.withLock { state in
             guard state.readinessCounted else { return false }
             state.readinessCounted = false
@@ -240,22 +266,26 @@ final class WorkRun: Sendable {
     // MARK: - Stopping
 
     /// Stops the run: asks it to stop, cancels it after its grace period, abandons it after the
-    /// cancellation grace. `stopped` is called once: at once if the run has ended already.
-    func stop(_ stopped: @escaping @Sendable (_ abandoned: Bool) -> Void) {
+    /// cancellation grace. `observer` is told once, with `index`: at once if the run has ended already.
+    func stop(_ observer: any WorkStopObserver, index stopIndex: Int) {
         let ended = state.withLock { state in
             guard !state.ended else { return true }
-            state.onStopped = stopped
+            state.onStopped = (observer, stopIndex)
             if state.phase != .gaveUp, state.phase != .finished { state.phase = .stopping }
             return false
         }
-        guard !ended else { return stopped(false) }
+        guard !ended else { return observer.runStopped(stopIndex, abandoned: false) }
         shutdown.request()
-        keep(
-            watchdog.arm(after: declaration.policy.gracePeriod) { [self] _ in
-                cancel()
-                return nil
-            }
-        )
+        let token = watchdog.arm(after: declaration.policy.gracePeriod, self, tag: Self.graceTag)
+        keep(token) { $0.grace = token }
+    }
+
+    private static let graceTag = 0
+    private static let cancellationGraceTag = 1
+
+    func deadlinePassed(_ tag: Int, at now: HostClock.Instant) -> HostClock.Instant? {
+        if tag == Self.graceTag { cancel() } else { abandon() }
+        return nil
     }
 
     /// Its grace period passed: cancel it, and abandon it if it does not return within the cancellation grace.
@@ -266,19 +296,15 @@ final class WorkRun: Sendable {
             return true
         }
         guard proceed else { return }
-        note("workCancelled", "it did not stop within \(declaration.policy.gracePeriod)")
         hardStop.settle(())
-        keep(
-            watchdog.arm(after: declaration.policy.cancellationGrace) { [self] _ in
-                abandon()
-                return nil
-            }
-        )
+        note("workCancelled", "it did not stop within \(declaration.policy.gracePeriod)")
+        let token = watchdog.arm(after: declaration.policy.cancellationGrace, self, tag: Self.cancellationGraceTag)
+        keep(token) { $0.cancellationGrace = token }
     }
 
     private func abandon() {
         let stopped = state.withLock { state in
-            guard !state.ended else { return nil as (@Sendable (Bool) -> Void)? }
+            guard !state.ended else { return nil as (observer: any WorkStopObserver, index: Int)? }
             state.ended = true
             state.phase = .abandoned
             state.instance = nil
@@ -289,31 +315,32 @@ final class WorkRun: Sendable {
         note("workAbandoned", "it ignored cancellation for \(declaration.policy.cancellationGrace)")
         stopCountingReadiness()
         onEnd(self)
-        stopped(true)
+        stopped.observer.runStopped(stopped.index, abandoned: true)
     }
 
     /// The run's task returned.
     private func ended() {
-        let (stopped, tokens, already): ((@Sendable (Bool) -> Void)?, [HostWatchdog.Token], Bool) = state.withLock {
-            state in
+        let (stopped, grace, cancellationGrace, already) = state.withLock { state in
             defer {
                 state.ended = true
                 state.onStopped = nil
-                state.tokens = []
-                state.instance = nil
+                state.grace = nil
+                state.cancellationGrace = nil
             }
-            return (state.onStopped, state.tokens, state.ended)
+            return (state.onStopped, state.grace, state.cancellationGrace, state.ended)
         }
-        for token in tokens { watchdog.disarm(token) }
+        if let grace { watchdog.disarm(grace) }
+        if let cancellationGrace { watchdog.disarm(cancellationGrace) }
         guard !already else { return }  // abandoned: it was let go already
         onEnd(self)
-        stopped?(false)
+        if let stopped { stopped.observer.runStopped(stopped.index, abandoned: false) }
     }
 
-    /// Keeps a deadline to disarm when the run ends; disarms it at once if the run has ended.
-    private func keep(_ token: HostWatchdog.Token) {
+    /// Keeps a deadline to disarm when the run ends (`store` puts it in its slot); disarms it at once if the
+    /// run has ended.
+    private func keep(_ token: HostWatchdog.Token, _ store: (inout State) -> Void) {
         let ended = state.withLock { state in
-            if !state.ended { state.tokens.append(token) }
+            if !state.ended { store(&state) }
             return state.ended
         }
         if ended { watchdog.disarm(token) }
@@ -322,7 +349,7 @@ final class WorkRun: Sendable {
     private func setPhase(_ phase: Phase) { state.withLock { $0.phase = phase } }
 
     private func note(_ change: String, _ detail: String) {
-        link.host?.noteWork(change, participant, work: declaration.name, detail: detail)
+        link.recordingHost?.noteWork(change, participant, work: declaration.name, detail: detail)
     }
 }
 
@@ -333,4 +360,10 @@ extension Result {
     }
 
     fileprivate var failureText: String? { failure.map { "\($0)" } }
+}
+
+/// Who a stopping ``WorkRun`` tells that it has stopped: its ``WorkStopPlan``'s progress. A reference and an
+/// index, not a closure per run.
+protocol WorkStopObserver: AnyObject, Sendable {
+    func runStopped(_ index: Int, abandoned: Bool)
 }

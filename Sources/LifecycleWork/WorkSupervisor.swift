@@ -20,6 +20,11 @@ final class WorkSupervisor: HostWork {
 
     private struct State {
         var installed: [Int: Installed] = [:]
+        /// The working modules' ids in delivery order, and the boundaries any of their work starts at: kept
+        /// at installation, so the launch stages without work cost one look-up (``enter(_:participants:host:)``
+        /// runs at four boundaries per launch).
+        var inOrder: [Int] = []
+        var boundaries: Set<WorkBoundary> = []
         var running: [Key: WorkRun] = [:]
         /// Each declared work's last run, kept after it ends, for ``WorkStatus``.
         var last: [Key: WorkRun] = [:]
@@ -59,11 +64,16 @@ final class WorkSupervisor: HostWork {
                 )
             }
         }
+        let inOrder = installed.values.map { (order: $0.order, id: $0.participant.id) }.sorted { $0.order < $1.order }
+            .map(\.id)
+        let boundaries = Set(installed.values.lazy.flatMap { $0.work.lazy.map(\.schedule.boundary) })
         state.withLock { state in
             state.installed = installed
             // A module gone (removed, switched off, quarantined) lists no work: its runs have stopped, and
             // its last ones, kept for the status, must not keep its instance alive for ever.
             state.last = state.last.filter { installed[$0.key.participant] != nil }
+            state.inOrder = inOrder
+            state.boundaries = boundaries
             state.lifecycle = context
         }
     }
@@ -81,16 +91,27 @@ final class WorkSupervisor: HostWork {
 
     func enter(_ boundary: WorkBoundary, participants: Set<Int>?, host: ApplicationHost) {
         link.attach(host)
+        var replaced: [WorkRun] = []
         let (batch, group): ([WorkRun], WorkGroup?) = state.withLock { state in
-            guard !state.closed, let lifecycle = state.lifecycle else { return ([], nil) }
+            guard !state.closed, state.boundaries.contains(boundary), let lifecycle = state.lifecycle else {
+                return ([], nil)
+            }
             var batch: [WorkRun] = []
-            for module in state.installed.values.sorted(by: { $0.order < $1.order }) {
+            // One closure for the batch: a run's key is its participant and index.
+            let onEnd: @Sendable (WorkRun) -> Void = { [weak self] run in
+                self?.ended(run, key: Key(participant: run.participant.id, index: run.index))
+            }
+            if participants == nil {
+                state.running.reserveCapacity(state.running.count + state.inOrder.count)
+                state.last.reserveCapacity(state.last.count + state.inOrder.count)
+            }
+            for id in state.inOrder {
+                guard let module = state.installed[id] else { continue }
                 if let participants, !participants.contains(module.participant.id) { continue }
                 for (index, declaration) in module.work.enumerated() where declaration.schedule.boundary == boundary {
                     let key = Key(participant: module.participant.id, index: index)
                     guard state.running[key] == nil else { continue }
-                    // A run that gave up held readiness back; this one takes over.
-                    state.last[key]?.stopCountingReadiness()
+                    if let previous = state.last[key] { replaced.append(previous) }
                     let run = WorkRun(
                         participant: module.participant,
                         index: index,
@@ -98,7 +119,7 @@ final class WorkSupervisor: HostWork {
                         instance: module.instance,
                         lifecycle: lifecycle,
                         link: link,
-                        onEnd: { [weak self] run in self?.ended(run, key: key) }
+                        onEnd: onEnd
                     )
                     state.running[key] = run
                     state.last[key] = run
@@ -109,6 +130,10 @@ final class WorkSupervisor: HostWork {
             if state.group == nil { state.group = WorkGroup() }
             return (batch, state.group)
         }
+        let pending = batch.lazy.filter(\.declaration.reportsReadiness).map(\.participant.id)
+        if !pending.isEmpty { host.markWorkPending(pending) }
+        // A run that gave up held readiness back; the new run of its work takes over, counted just above.
+        for run in replaced { run.stopCountingReadiness() }
         group?.start(batch)
     }
 
@@ -121,11 +146,11 @@ final class WorkSupervisor: HostWork {
                 guard let boundary else { return true }
                 return run.declaration.schedule.boundary == boundary
             }
+            // Each run's place looked up once, not twice per comparison.
             let order = state.installed.mapValues(\.order)
+            let keyed = runs.map { (order: order[$0.participant.id] ?? .max, index: $0.index, run: $0) }
             return (
-                runs.sorted {
-                    (order[$0.participant.id] ?? .max, $0.index) < (order[$1.participant.id] ?? .max, $1.index)
-                },
+                keyed.sorted { ($0.order, $0.index) < ($1.order, $1.index) }.map(\.run),
                 terminating ? state.group : nil
             )
         }

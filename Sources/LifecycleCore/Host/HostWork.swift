@@ -56,6 +56,13 @@ extension ApplicationHost {
     /// A work counted by ``markWorkPending(_:)`` reported ready, or stopped before it did.
     package nonisolated func markWorkReady(_ participant: Int) { readiness.removeWork(participant) }
 
+    /// Whether ``noteWork(_:_:work:detail:)`` records anything: a journal or an instrument. Fixed for the
+    /// host's life, so work can skip building its notes when it is `false`.
+    package nonisolated var recordsWork: Bool { journal != nil || !instruments.isEmpty }
+
+    /// Works of `participants` that report readiness have started (one call for a batch).
+    package nonisolated func markWorkPending(_ participants: some Sequence<Int>) { readiness.addWork(participants) }
+
     /// Records what happened to a work: a journal note and the instruments' ``LifecycleInstrument/workChanged(_:module:work:detail:)``.
     package nonisolated func noteWork(_ change: String, _ participant: Participant, work: String, detail: String) {
         for instrument in instruments {

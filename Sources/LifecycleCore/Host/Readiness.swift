@@ -110,6 +110,13 @@ final class Readiness: Sendable {
         resume { state in state.workPending[index, default: 0] += 1 }
     }
 
+    /// Works of `indices` that report readiness started: one update for a batch.
+    func addWork(_ indices: some Sequence<Int>) {
+        resume { state in
+            for index in indices { state.workPending[index, default: 0] += 1 }
+        }
+    }
+
     /// A work counted by ``addWork(_:)`` reported ready, or stopped.
     func removeWork(_ index: Int) {
         resume { state in
@@ -140,7 +147,8 @@ final class Readiness: Sendable {
     private func resume(_ update: (inout State) -> Void) {
         let due: [(CheckedContinuation<Outcome, Never>, Outcome)] = state.withLock { state in
             update(&state)
-            guard !state.waiters.isEmpty else { return [] }
+            // Most updates (a work reporting ready while others have not) resume nobody: no new array then.
+            guard state.waiters.contains(where: { state.outcome(for: $0.index) != nil }) else { return [] }
             var due: [(CheckedContinuation<Outcome, Never>, Outcome)] = []
             let waiters = state.waiters
             state.waiters = waiters.filter { waiter in
