@@ -184,7 +184,7 @@ final class WorkSupervisor: HostWork {
     /// Every declared work, in delivery order then declaration order, with its last run's state.
     var status: [WorkStatus] {
         state.withLock { state in
-            state.installed.values.sorted { $0.order < $1.order }.flatMap { module in
+            state.inOrder.compactMap { state.installed[$0] }.flatMap { module in
                 module.work.enumerated().map { index, declaration in
                     let run = state.last[Key(participant: module.participant.id, index: index)]
                     return WorkStatus(
