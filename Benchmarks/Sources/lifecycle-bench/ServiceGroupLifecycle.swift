@@ -60,9 +60,15 @@ final class StartLine: Sendable {
 /// has started, trigger graceful shutdown, and wait for `run()` to return. The group and its services are
 /// created before `meter.begin()`, as a host is built before its lifecycle is measured.
 func serviceGroupLifecycle(count: Int, meter: Meter) async {
+    await serviceGroupRun(count: count, meter: meter) { IdleService(startLine: $0) }
+}
+
+/// Runs a group of `count` services that `makeService` makes, each told the one ``StartLine``: run, wait
+/// until every service has started, trigger graceful shutdown, wait for `run()`. Only the run is metered.
+func serviceGroupRun(count: Int, meter: Meter, makeService: (StartLine) -> any Service) async {
     let logger = Logger(label: "lifecycle-bench") { _ in SwiftLogNoOpLogHandler() }
     let startLine = StartLine(expected: count)
-    let services: [any Service] = (0..<count).map { _ in IdleService(startLine: startLine) }
+    let services: [any Service] = (0..<count).map { _ in makeService(startLine) }
     let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: services, logger: logger))
 
     meter.begin()

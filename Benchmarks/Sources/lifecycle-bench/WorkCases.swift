@@ -1,7 +1,6 @@
 import LifecycleCore
 import LifecycleProxy
 import LifecycleWork
-import Logging
 import ServiceLifecycle
 import Synchronization
 import SyntheticModules
@@ -118,21 +117,7 @@ struct WorkingService: Service {
 /// wait for `run()` to return. The group stops its services one at a time, in reverse order, as the host's
 /// `.reverse` does. The group and its services are created before `meter.begin()`.
 func serviceGroupWork(count: Int, meter: Meter) async {
-    let logger = Logger(label: "lifecycle-bench") { _ in SwiftLogNoOpLogHandler() }
-    let startLine = StartLine(expected: count)
-    let services: [any Service] = (0..<count).map { _ in WorkingService(startLine: startLine) }
-    let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: services, logger: logger))
-
-    meter.begin()
-    let running = Task { try await group.run() }
-    await startLine.wait()
-    await group.triggerGracefulShutdown()
-    do {
-        try await running.value
-    } catch {
-        fatalError("ServiceGroup.run() threw \(error)")
-    }
-    meter.end()
+    await serviceGroupRun(count: count, meter: meter) { WorkingService(startLine: $0) }
 }
 
 // MARK: - By hand
