@@ -141,7 +141,7 @@ final class Gates: Sendable {
 
     /// Waits until `label` lets the caller pass, whatever cancellation says: a work that ignores it.
     func waitIgnoringCancellation(_ label: String) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+        _ = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let now = state.withLock { state in
                 defer { state.nextID += 1 }
                 if state.take(label) { return true }
