@@ -8,12 +8,12 @@ import Testing
 
 /// What the fixtures record, in order, and how they misbehave.
 final class Recording: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = Locked<[String]>([])
     /// "Module event" pairs whose hook throws.
     let failing: Set<String>
     /// "Module event" pairs whose hook waits for `release()`, ignoring cancellation.
     let holding: Set<String>
-    private let gate = Mutex<(entered: Int, open: Bool, waiters: [CheckedContinuation<Void, Never>])>((0, false, []))
+    private let gate = Locked<(entered: Int, open: Bool, waiters: [CheckedContinuation<Void, Never>])>((0, false, []))
 
     init(failing: Set<String> = [], holding: Set<String> = []) {
         self.failing = failing
@@ -126,7 +126,7 @@ struct OneShotJob: LifecycleModule, DidBecomeActive {
 
 /// The reports of one run, in order.
 final class Reports: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = Locked<[String]>([])
     var lines: [String] { storage.withLock { $0 } }
     func append(_ report: HostRunner.Report) { storage.withLock { $0.append(report.description) } }
 
