@@ -313,6 +313,20 @@ private func buildCases(_ n: Int, includeGenerated: Bool) -> [BenchCase] {
     return cases
 }
 
+/// A new host of `manifest`, built outside the measured region; a manifest that does not build ends the run,
+/// naming `what`.
+func freshHost(
+    _ manifest: ModuleManifest,
+    _ configuration: ApplicationHost.Configuration,
+    _ what: @autoclosure () -> String
+) -> ApplicationHost {
+    do {
+        return try ApplicationHost(manifest: manifest, launchOptions: LaunchOptions(), configuration: configuration)
+    } catch {
+        fatalError("\(what()) does not build: \(error)")
+    }
+}
+
 /// The whole lifecycle through `ApplicationHost`, and through swift-service-lifecycle's `ServiceGroup`.
 /// Each repetition builds a fresh host (a host lives once), outside the measured region.
 private func lifecycleCases(_ n: Int) -> [BenchCase] {
@@ -320,16 +334,7 @@ private func lifecycleCases(_ n: Int) -> [BenchCase] {
     func host(_ system: System, _ configuration: ApplicationHost.Configuration) -> BenchCase {
         BenchCase(system: system, modules: n, expectedTicks: nil) { meter, iterations in
             for _ in 0..<iterations {
-                let host: ApplicationHost
-                do {
-                    host = try ApplicationHost(
-                        manifest: manifest,
-                        launchOptions: LaunchOptions(),
-                        configuration: configuration
-                    )
-                } catch {
-                    fatalError("the host of \(n) modules does not build: \(error)")
-                }
+                let host = freshHost(manifest, configuration, "the host of \(n) modules")
                 meter.begin()
                 do {
                     try await host.launch()

@@ -62,16 +62,7 @@ private func hostWorkCase(
 ) -> BenchCase {
     BenchCase(system: system, modules: n, expectedTicks: nil) { meter, iterations in
         for _ in 0..<iterations {
-            let host: ApplicationHost
-            do {
-                host = try ApplicationHost(
-                    manifest: manifest,
-                    launchOptions: LaunchOptions(),
-                    configuration: configuration
-                )
-            } catch {
-                fatalError("the host of \(n) working modules does not build: \(error)")
-            }
+            let host = freshHost(manifest, configuration, "the host of \(n) working modules")
             WorkTally.reset()
             meter.begin()
             do {
