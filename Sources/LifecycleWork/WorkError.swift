@@ -19,6 +19,7 @@ public struct WorkError: Error, Sendable, CustomStringConvertible {
     /// What it threw last, or `nil` if it returned.
     public let failure: (any Error)?
 
+    /// The module, the work, what it threw and why it was not restarted, with the fix.
     public var description: String {
         let ending = failure.map { "threw \($0)" } ?? "returned while it should run"
         switch cause {

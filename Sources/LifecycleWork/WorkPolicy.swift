@@ -44,9 +44,12 @@ public struct WorkPolicy: Sendable, Hashable {
 
     /// At most ``maxRestarts`` restarts within ``period`` (OTP's intensity and period); one more escalates.
     public struct Intensity: Sendable, Hashable {
+        /// How many restarts the period allows; one more escalates. 0: the first failure escalates.
         public var maxRestarts: Int
+        /// The sliding window the restarts are counted in, on the host's clock.
         public var period: Duration
 
+        /// At most `maxRestarts` restarts within `period`.
         public init(maxRestarts: Int, within period: Duration) {
             self.maxRestarts = maxRestarts
             self.period = period
@@ -56,11 +59,16 @@ public struct WorkPolicy: Sendable, Hashable {
     /// The wait before a restart: `initial`, multiplied by `multiplier` for each restart already made
     /// within the intensity period, at most `maximum`, then moved by up to `jitter` (a fraction) either way.
     public struct Backoff: Sendable, Hashable {
+        /// The wait before the first restart within the period.
         public var initial: Duration
+        /// The longest wait, however many restarts came before.
         public var maximum: Duration
+        /// What each earlier restart within the period multiplies the wait by; 1 or more.
         public var multiplier: Double
+        /// The fraction, 0 through 1, by which each wait is moved at random either way.
         public var jitter: Double
 
+        /// A backoff from `initial`, multiplied by `multiplier` per restart, at most `maximum`, with `jitter`.
         public init(initial: Duration, maximum: Duration, multiplier: Double = 2, jitter: Double = 0.1) {
             self.initial = initial
             self.maximum = maximum
@@ -86,6 +94,7 @@ public struct WorkPolicy: Sendable, Hashable {
     /// says so (`LifecycleError.abandonedWork`; `HostRunner` exits with code 4).
     public var cancellationGrace: Duration
 
+    /// A policy; every argument defaults to ``standard``'s value.
     public init(
         restart: Restart = .transient,
         intensity: Intensity = Intensity(maxRestarts: 3, within: .seconds(30)),

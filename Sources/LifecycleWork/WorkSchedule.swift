@@ -38,6 +38,7 @@ public struct WorkSchedule: Sendable, Hashable, CustomStringConvertible {
     /// `willResignActive` (so in the background it does not run), as Jetpack's `repeatOnLifecycle` does.
     public static let whileActive = WorkSchedule(boundary: .active)
 
+    /// `application lifetime`, `application lifetime, from setup`, or `while active`: what `plan` prints.
     public var description: String {
         switch boundary {
         case .active: "while active"

@@ -42,14 +42,18 @@ public struct WorkStatus: Sendable, Hashable, CustomStringConvertible {
     public let module: String
     /// Its name within the module.
     public let name: String
+    /// When it runs.
     public let schedule: WorkSchedule
+    /// What happens when it ends, and how it stops.
     public let policy: WorkPolicy
+    /// Whether it holds its module's readiness until it reports.
     public let reportsReadiness: Bool
     /// Where its last run stands.
     public let phase: Phase
     /// How many times its last run started its body: 1 plus its restarts.
     public let attempts: Int
 
+    /// `Module.work: phase, n attempt(s)`.
     public var description: String { "\(module).\(name): \(phase), \(attempts) attempt(s)" }
 }
 
