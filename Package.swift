@@ -141,6 +141,18 @@ let package = Package(
             path: "Examples/QuickStart",
             plugins: [.plugin(name: "ModuleDiscoveryPlugin")]
         ),
+        // Docs/Messages.md's top-level example: `main.swift` sends with `await` and reaches an `async` receiver.
+        // DemoModulesTests runs it as a process.
+        .executableTarget(
+            name: "MessagesMainExample",
+            dependencies: [
+                .target(name: "LifecycleCore"),
+                .target(name: "LifecycleProxy"),
+                .target(name: "LifecycleMessaging"),
+            ],
+            path: "Examples/MessagesMain",
+            plugins: [.plugin(name: "ModuleDiscoveryPlugin")]
+        ),
         // Docs/Hosting.md's example: a server run by HostRunner. `swift run ServerExample`, then signal it.
         .executableTarget(
             name: "ServerExample",

@@ -203,7 +203,7 @@ struct AnnouncerModule: LifecycleModule, DidFinishLaunching {
     static let priority: ModulePriority = .low
     init(context: LifecycleContext) {}
     func didFinishLaunching(_ context: LifecycleContext) throws -> Bool {
-        let count = try context.messages(from: Self.self).broadcast(Ping())
+        let count = try context.messages(from: Self.self).broadcastSynchronously(Ping())
         print("broadcast Ping to \(count) receivers")
         return false
     }

@@ -82,7 +82,7 @@ public struct ConfigurationModule: LifecycleModule, WillFinishLaunching, CustomE
 
     /// Tells every module that receives `ConfigurationChanged`, in delivery order.
     func announce(_ change: ConfigurationChanged, _ context: LifecycleContext) throws {
-        let told = try context.messages(from: Self.self).broadcast(change)
+        let told = try context.messages(from: Self.self).broadcastSynchronously(change)
         services.console.write("    Configuration: told \(told) module(s) through the message bus")
     }
 }
@@ -218,7 +218,10 @@ public struct DeepLinkModule: LifecycleModule, OpenURL {
             services.console.write("    DeepLink: \(url.absoluteString) is not a product link")
             return false
         }
-        let cached = try? context.messages(from: Self.self).send(CachedProductName(id: id), to: CacheWarmupModule.self)
+        let cached = try? context.messages(from: Self.self).sendSynchronously(
+            CachedProductName(id: id),
+            to: CacheWarmupModule.self
+        )
         let name = cached.flatMap { $0 } ?? "unknown (cache cold)"
         services.console.write("    DeepLink: opened product \(id): \(name)")
         return true

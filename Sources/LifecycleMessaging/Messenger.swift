@@ -12,9 +12,12 @@ public import LifecycleCore
 /// | `broadcast(_:to:combining:)` | every receiver in an audience | the replies, combined by a rule |
 /// | ``listen(to:for:)`` | (listens) | every message of a type, as a sequence |
 ///
-/// Each call has a synchronous and an `async` form: in an async context `await` picks the `async` one,
-/// which reaches every handler; the synchronous one reaches synchronous handlers only and refuses the
-/// others before calling anyone (``MessageError/Code/asynchronousReceiver``).
+/// `send` and `broadcast` are `async` and reach every handler, `async` or not; a synchronous handler is
+/// still called without suspending. Code that cannot `await` (a synchronous hook, a handler) calls
+/// `sendSynchronously(_:to:)` and `broadcastSynchronously(_:to:combining:)`, which reach synchronous
+/// handlers only and refuse the others before calling anyone (``MessageError/Code/asynchronousReceiver``).
+/// The two forms have different names on purpose: with one name, Swift picks the synchronous overload in
+/// top-level code (`main.swift`) even under `await`, and an `async` receiver would be refused there.
 ///
 /// Receivers are called in the lifecycle's delivery order: dependencies first, then priority, highest
 /// first, then manifest order. Messages flow from the start of `launch()` until termination ends;
@@ -57,14 +60,18 @@ public struct Messenger: Sendable {
 
     // MARK: To one
 
-    /// Sends `message` to the module `receiver` and returns its reply.
+    /// Sends `message` to the module `receiver`, whose handler must be synchronous, and returns its reply
+    /// without suspending: the form for code that cannot `await`.
     ///
     /// - Throws: ``MessageError``: ``MessageError/Code/noReceiver`` if `receiver` does not receive `M` or
     ///   is not a module of the host; ``MessageError/Code/receiverFailed`` with what its handler threw;
-    ///   ``MessageError/Code/asynchronousReceiver`` if its handler is `async`; or the bus is closed.
+    ///   ``MessageError/Code/asynchronousReceiver`` if its handler is `async` (call `send(_:to:)` with
+    ///   `await` instead); or the bus is closed.
     @inlinable
-    public func send<M: Message, R: MessageReceiving>(_ message: M, to receiver: R.Type) throws(MessageError) -> M.Reply
-    {
+    public func sendSynchronously<M: Message, R: MessageReceiving>(
+        _ message: M,
+        to receiver: R.Type
+    ) throws(MessageError) -> M.Reply {
         let (bus, routing) = try open(M.self)
         let (route, index) = try Self.find(M.self, R.self, routing)
         guard !route.handlers[index].isAsync else {
@@ -75,7 +82,11 @@ public struct Messenger: Sendable {
 
     /// Sends `message` to the module `receiver`, whose handler may be `async`, and returns its reply.
     ///
-    /// - Throws: as the synchronous `send(_:to:)`, except that an `async` handler is called.
+    /// A synchronous handler is called without suspending, as by ``sendSynchronously(_:to:)``.
+    ///
+    /// - Throws: ``MessageError``: ``MessageError/Code/noReceiver`` if `receiver` does not receive `M` or
+    ///   is not a module of the host; ``MessageError/Code/receiverFailed`` with what its handler threw;
+    ///   ``MessageError/Code/timedOut`` if it ran past the budget (``within(_:)``); or the bus is closed.
     @inlinable
     public func send<M: Message, R: MessageReceiving>(
         _ message: M,
@@ -258,18 +269,19 @@ public struct Messenger: Sendable {
         if !errors.isEmpty, let failure = combinedFailure(M.name, errors) { throw failure }
     }
 
-    /// Sends `message` to every receiver of `audience` (every receiver of `M` by default) and combines
-    /// their replies with `rule`: `.collect`, `.anyTrue`, `.firstNonNil()`, `.count`, or your own.
+    /// Sends `message` to every receiver of `audience` (every receiver of `M` by default), whose handlers
+    /// must be synchronous, and combines their replies with `rule` without suspending: the form for code
+    /// that cannot `await`.
     ///
     /// Every receiver is called, in delivery order, even when one throws; an audience with no receiver
     /// returns the rule's initial value.
     ///
     /// - Throws: ``MessageError/Code/receiverFailed`` naming every receiver that threw (the others' replies
     ///   are lost with it), ``MessageError/Code/recursionLimit`` when one nested too deep,
-    ///   ``MessageError/Code/asynchronousReceiver`` before calling anyone if one handler is `async`, or
-    ///   the bus is closed.
+    ///   ``MessageError/Code/asynchronousReceiver`` before calling anyone if one handler is `async` (call
+    ///   `broadcast(_:to:combining:)` with `await` instead), or the bus is closed.
     @inlinable
-    public func broadcast<M: Message, Combined>(
+    public func broadcastSynchronously<M: Message, Combined>(
         _ message: M,
         to audience: MessageAudience = .all,
         combining rule: ReplyRule<M.Reply, Combined>
@@ -280,10 +292,15 @@ public struct Messenger: Sendable {
         return combined
     }
 
-    /// Sends `message` to every receiver of `audience`, whose handlers may be `async`, and combines their
-    /// replies with `rule`. The receivers are called one after another, in delivery order.
+    /// Sends `message` to every receiver of `audience` (every receiver of `M` by default), whose handlers
+    /// may be `async`, and combines their replies with `rule`: `.collect`, `.anyTrue`, `.firstNonNil()`,
+    /// `.count`, or your own.
     ///
-    /// - Throws: as the synchronous `broadcast(_:to:combining:)`, except that `async` handlers are called.
+    /// The receivers are called one after another, in delivery order, every one even when one throws; an
+    /// audience with no receiver returns the rule's initial value. When every handler is synchronous, the
+    /// broadcast runs without suspending.
+    ///
+    /// - Throws: as ``broadcastSynchronously(_:to:combining:)``, except that `async` handlers are called.
     @inlinable
     public func broadcast<M: Message, Combined>(
         _ message: M,
@@ -296,11 +313,11 @@ public struct Messenger: Sendable {
         return combined
     }
 
-    /// Sends `message`, which has no reply, to every receiver of `audience`, and returns how many handled
-    /// it.
+    /// Sends `message`, which has no reply, to every receiver of `audience`, whose handlers must be
+    /// synchronous, and returns how many handled it.
     @inlinable
     @discardableResult
-    public func broadcast<M: Message>(
+    public func broadcastSynchronously<M: Message>(
         _ message: M,
         to audience: MessageAudience = .all
     ) throws(MessageError) -> Int where M.Reply == Void {

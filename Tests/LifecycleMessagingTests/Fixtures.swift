@@ -123,7 +123,9 @@ struct Alpha: MessageReceiving, Auditing {
         }
         handlers.on(Bounce.self) { module, message, context in
             module.recorder.record("Alpha bounce \(message.hops)")
-            if message.hops > 0 { try context.messages.send(Bounce(hops: message.hops - 1), to: Beta.self) }
+            if message.hops > 0 {
+                try context.messages.sendSynchronously(Bounce(hops: message.hops - 1), to: Beta.self)
+            }
         }
     }
 }
@@ -148,7 +150,9 @@ struct Beta: MessageReceiving, DependentModule {
         handlers.on(Fail.self) { module, _, _ in module.recorder.record("Beta fine") }
         handlers.on(Bounce.self) { module, message, context in
             module.recorder.record("Beta bounce \(message.hops)")
-            if message.hops > 0 { try context.messages.send(Bounce(hops: message.hops - 1), to: Alpha.self) }
+            if message.hops > 0 {
+                try context.messages.sendSynchronously(Bounce(hops: message.hops - 1), to: Alpha.self)
+            }
         }
     }
 }
@@ -205,7 +209,7 @@ struct LaunchSender: LifecycleModule, DidFinishLaunching, DependentModule {
     init(context: LifecycleContext) {}
 
     func didFinishLaunching(_ context: LifecycleContext) throws -> Bool {
-        try context.messages(from: Self.self).send(Ping(text: "launch"), to: Alpha.self)
+        try context.messages(from: Self.self).sendSynchronously(Ping(text: "launch"), to: Alpha.self)
         return true
     }
 }
@@ -253,7 +257,7 @@ struct EagerSender: LifecycleModule {
     static let priority: ModulePriority = .normal
     init(context: LifecycleContext) {
         do {
-            try context.messages(from: Self.self).send(Ping(text: "too early"), to: Alpha.self)
+            try context.messages(from: Self.self).sendSynchronously(Ping(text: "too early"), to: Alpha.self)
             context.recorder.record("EagerSender sent")
         } catch {
             context.recorder.record("EagerSender refused: \(error.code)")

@@ -34,7 +34,7 @@ struct ListenerTests {
         failures.cancel()
         // A synchronous broadcast to Gamma's async handler is refused before anyone is called: not heard.
         func refusedSynchronously() throws(MessageError) -> [Int] {
-            try messages.broadcast(Slow(), combining: .collect)
+            try messages.broadcastSynchronously(Slow(), combining: .collect)
         }
         let slow = try messages.listen(to: Slow.self, for: .milliseconds(50))
         #expect(throws: MessageError.self) { try refusedSynchronously() }

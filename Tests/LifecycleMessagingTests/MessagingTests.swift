@@ -108,9 +108,9 @@ struct MessagingTests {
         let (host, recorder) = try await launchedHost([Beta.self, Gamma.self, Alpha.self])
         let messages = host.context.messages
         // Called from a synchronous function, so the synchronous overloads are chosen.
-        func sendSynchronously() throws(MessageError) -> Int { try messages.send(Slow(), to: Gamma.self) }
+        func sendSynchronously() throws(MessageError) -> Int { try messages.sendSynchronously(Slow(), to: Gamma.self) }
         func broadcastSynchronously() throws(MessageError) -> [Int] {
-            try messages.broadcast(Slow(), combining: .collect)
+            try messages.broadcastSynchronously(Slow(), combining: .collect)
         }
         let refusedOne = #expect(throws: MessageError.self) { try sendSynchronously() }
         #expect(refusedOne?.code == .asynchronousReceiver)

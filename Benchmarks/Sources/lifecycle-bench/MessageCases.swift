@@ -8,14 +8,14 @@ import SyntheticModules
 // existential; and broadcast to N receivers, against an index loop over existentials and
 // NotificationCenter. Every handler, method and observer does the same work: `HookTally.tick()`.
 
-/// N synchronous sends of ``Tick`` to receiver 0, from a synchronous function: the synchronous
-/// `send(_:to:)` overload. Returns how many sends threw.
+/// N synchronous sends of ``Tick`` to receiver 0, from a synchronous function:
+/// `sendSynchronously(_:to:)`. Returns how many sends threw.
 @inline(never)
 func sendToOne(_ messenger: Messenger, _ count: Int) -> Int {
     var failures = 0
     for _ in 0..<count {
         do {
-            try messenger.send(Tick(), to: NumberedReceiver<Zero>.self)
+            try messenger.sendSynchronously(Tick(), to: NumberedReceiver<Zero>.self)
         } catch {
             failures += 1
         }
@@ -23,7 +23,7 @@ func sendToOne(_ messenger: Messenger, _ count: Int) -> Int {
     return failures
 }
 
-/// N awaited sends of ``Tick`` to receiver 0: the `async` `send(_:to:)` overload, whose receiver's handler
+/// N awaited sends of ``Tick`` to receiver 0: `send(_:to:)`, `async`, whose receiver's handler
 /// is synchronous. Returns how many sends threw.
 @inline(never)
 func sendToOneAsync(_ messenger: Messenger, _ count: Int) async -> Int {
@@ -48,7 +48,7 @@ func callThroughExistential(_ receiver: any TickReceiving, _ count: Int) {
 @inline(never)
 func broadcastTick(_ messenger: Messenger) -> Int {
     do {
-        return try messenger.broadcast(Tick())
+        return try messenger.broadcastSynchronously(Tick())
     } catch {
         return -1
     }

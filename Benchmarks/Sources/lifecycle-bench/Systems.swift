@@ -433,7 +433,7 @@ extension System {
 
     static let messagesSend = System(
         id: "messages-send",
-        label: "messenger.send(_:to:), sync, one receiver, no reply",
+        label: "messenger.sendSynchronously(_:to:), one receiver, no reply",
         group: .messageSend,
         isLibrary: true
     )
@@ -451,7 +451,7 @@ extension System {
     )
     static let messagesBroadcast = System(
         id: "messages-broadcast",
-        label: "messenger.broadcast(_:), sync, N receivers, no reply",
+        label: "messenger.broadcastSynchronously(_:), N receivers, no reply",
         group: .messageBroadcast,
         isLibrary: true
     )

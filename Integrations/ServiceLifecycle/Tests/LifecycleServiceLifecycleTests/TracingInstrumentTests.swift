@@ -186,7 +186,7 @@ struct TracingInstrumentTests {
 
     /// Sends ``Ping`` to ``PingModule`` synchronously, as a hook without `await` would.
     static func ping(_ messenger: Messenger) throws -> String {
-        try messenger.send(Ping(), to: PingModule.self)
+        try messenger.sendSynchronously(Ping(), to: PingModule.self)
     }
 
     @Test("A message is a span under the sending task's span, and is not traced without one")
