@@ -16,7 +16,7 @@ let package = Package(
         .library(name: "LifecycleScopes", targets: ["LifecycleScopes"]),
         .library(name: "LifecycleWork", targets: ["LifecycleWork"]),
         // The plugin's scanner, for the nested package `Validation/`, which checks it against swift-syntax.
-        // Its `@_spi(Validation)` declarations are not API (README, "Public API").
+        // Its `@_spi(Validation)` declarations are not API (README, "Stability").
         .library(name: "ModuleScanner", targets: ["ModuleScanner"]),
         .executable(name: "lifecycle-demo", targets: ["lifecycle-demo"]),
         .plugin(name: "ModuleDiscoveryPlugin", targets: ["ModuleDiscoveryPlugin"]),
