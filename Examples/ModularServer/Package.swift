@@ -51,10 +51,7 @@ let package = Package(
                 "Accounts",
                 "Greetings",
                 .product(name: "LifecycleCore", package: "ModuleLifecycle"),
-                .product(name: "LifecycleProxy", package: "ModuleLifecycle"),
                 .product(name: "LifecycleMessaging", package: "ModuleLifecycle"),
-                .product(name: "LifecycleRouting", package: "ModuleLifecycle"),
-                .product(name: "LifecycleScopes", package: "ModuleLifecycle"),
                 .product(name: "LifecycleTesting", package: "ModuleLifecycle"),
             ]
         ),

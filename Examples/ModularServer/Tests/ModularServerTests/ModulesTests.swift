@@ -1,6 +1,5 @@
 import Accounts
 import LifecycleCore
-import LifecycleProxy
 import LifecycleTesting
 import Testing
 

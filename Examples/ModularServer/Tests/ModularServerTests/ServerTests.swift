@@ -1,13 +1,9 @@
 import Accounts
 import LifecycleCore
 import LifecycleMessaging
-import LifecycleProxy
-import LifecycleRouting
-import LifecycleScopes
 import LifecycleTesting
 import Testing
 
-@testable import Greetings
 @testable import ModularServer
 
 /// The server's host, in the test's process: built from the manifest the server runs, with a log and a
