@@ -1,0 +1,23 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let package = Package(
+    name: "ModularServer",
+    platforms: [.macOS(.v15)],
+    // ModuleLifecycle, by path: this package lives inside its repository. Yours names its URL.
+    dependencies: [.package(name: "ModuleLifecycle", path: "../..")],
+    targets: [
+        .target(
+            name: "Accounts",
+            dependencies: [
+                .product(name: "LifecycleCore", package: "ModuleLifecycle"),
+            ],
+            plugins: [.plugin(name: "ModuleDiscoveryPlugin", package: "ModuleLifecycle")]
+        ),
+    ]
+)
+
+// Swift 6 language mode, and `any` spelled out for every existential, in every target.
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("ExistentialAny")]
+}

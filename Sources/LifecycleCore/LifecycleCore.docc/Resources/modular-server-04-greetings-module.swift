@@ -1,0 +1,7 @@
+import LifecycleCore
+
+struct GreetingsModule: LifecycleModule {
+    static let priority: ModulePriority = .normal
+
+    init(context: LifecycleContext) {}
+}
