@@ -20,6 +20,16 @@ public import LifecycleCore
 /// switches and intents opened by handlers nest at most ``maximumDepth`` deep, and one intent restarts at
 /// most ``maximumRestarts`` times: past either, the intent fails with ``RouteError/Code/loopLimit`` and the
 /// chain. Intents may be opened from any task, concurrently.
+///
+/// ## When the host is gone
+///
+/// A router belongs to its host and lives as long as someone holds it, but it does not keep the host alive:
+/// the host's context holds the router, so a router that held the host, its modules and their handlers would
+/// form a cycle that nothing frees. When the host is released, the router lets go of its routes and
+/// interceptors, and from then on ``hasHost`` is `false`, ``routes`` and ``interceptors`` are empty,
+/// ``match(_:)`` answers `nil`, `help(program:command:)` lists no command, and every opening
+/// (`open(_:)`, `open(url:)`, `run(arguments:)`, `open(named:perform:)`) throws
+/// ``RouteError/Code/noRouter``. Keep the host, not only its router, for as long as intents are opened.
 public final class Router: Sendable {
     /// How deep switched intents and intents opened by handlers may nest.
     public static let maximumDepth = 8
@@ -109,6 +119,11 @@ public final class Router: Sendable {
     /// The host, while it exists.
     var host: ApplicationHost? { state.withLock { $0.table }.context?.events.mailbox?.host }
 
+    /// Whether the host this router belongs to still exists. Once it is released, the router serves nothing:
+    /// ``routes`` and ``interceptors`` are empty, and every opening throws ``RouteError/Code/noRouter``
+    /// (``Router``, "When the host is gone").
+    public var hasHost: Bool { state.withLock { $0.table }.context != nil }
+
     /// The routes installed now, with the host's context: one lock, one reference.
     private func snapshot(_ intent: @autoclosure () -> String) throws(RouteError) -> (Table, LifecycleContext) {
         let table = state.withLock { $0.table }
@@ -137,18 +152,20 @@ public final class Router: Sendable {
         }
     }
 
-    /// The routes served, in the order of their servers, then of their registration.
+    /// The routes served, in the order of their servers, then of their registration. Empty once the host is
+    /// gone (``hasHost`` is `false`).
     public var routes: [ServedRoute] {
         state.withLock { $0.table }.routes.map {
             ServedRoute(type: $0.type, server: $0.server, hasInterceptor: $0.interceptor != nil)
         }
     }
 
-    /// The global interceptors' names, in the order they run.
+    /// The global interceptors' names (module-qualified type names), in the order they run. Empty when the
+    /// manifest has none, and once the host is gone: check ``hasHost`` to tell the two apart.
     public var interceptors: [String] { state.withLock { $0.table }.interceptors.map(\.name) }
 
     /// What `url` would open, without opening it: the route and the parameters, or `nil` if no pattern
-    /// matches. Neither interceptors nor handlers run.
+    /// matches, or once the host is gone. Neither interceptors nor handlers run.
     public func match(_ url: URL) -> (route: ServedRoute, parameters: RouteParameters)? {
         let table = state.withLock { $0.table }
         guard let (index, found) = table.trie.match(url) else { return nil }
@@ -163,7 +180,8 @@ public final class Router: Sendable {
 
     /// Opens `route`, through the interceptors, and returns what its handler returned.
     ///
-    /// - Throws: ``RouteError``: ``RouteError/Code/notServed`` if no module serves `R`; an interceptor's
+    /// - Throws: ``RouteError``: ``RouteError/Code/noRouter`` once the host is gone;
+    ///   ``RouteError/Code/notServed`` if no module serves `R`; an interceptor's
     ///   refusal, misbehaviour or timeout; ``RouteError/Code/loopLimit``; or
     ///   ``RouteError/Code/handlerFailed`` with what the handler threw.
     public func open<R: Route>(_ route: R) async throws(RouteError) -> R.Result {
@@ -205,6 +223,10 @@ public final class Router: Sendable {
     }
 
     /// Opens a factory intent: `perform` runs after every global interceptor let it through.
+    ///
+    /// - Throws: ``RouteError``: ``RouteError/Code/noRouter`` once the host is gone; an interceptor's
+    ///   refusal, misbehaviour or timeout; ``RouteError/Code/loopLimit``; or ``RouteError/Code/handlerFailed``
+    ///   with what `perform` threw.
     public func open<T: Sendable>(
         named name: String,
         perform: @escaping @Sendable (RouteContext) async throws -> T
@@ -217,6 +239,9 @@ public final class Router: Sendable {
     }
 
     /// Opens `intent`, through the interceptors, and returns what its handler returned.
+    ///
+    /// - Throws: the errors of the opening `intent` stands for: `open(_:)` by value, `open(url:)`,
+    ///   `run(arguments:)` or `open(named:perform:)`; ``RouteError/Code/noRouter`` once the host is gone.
     public func open(_ intent: RouteIntent) async throws(RouteError) -> any Sendable {
         let (table, context) = try snapshot(intent.name)
         return try await perform(intent, chain: RouteChain.current, table: table, context: context)

@@ -222,9 +222,40 @@ struct RoutingHostTests {
     func hostGone() async throws {
         var host: ApplicationHost? = try routingHost().0
         let router = try #require(host?.router)
+        #expect(router.hasHost)
+        #expect(router.interceptors.count == 4)
+        #expect(!router.routes.isEmpty)
+        #expect(router.match(URL(string: "/users/7")!) != nil)
         host = nil
         let error = await #expect(throws: RouteError.self) { try await router.open(ShowUser(id: 1)) }
         #expect(error?.code == .noRouter)
+        #expect(error?.description.contains("keep the host alive") == true)
+    }
+
+    @Test("A router whose host is released says so, serves nothing, and every opening throws noRouter")
+    func everyMemberOnceTheHostIsGone() async throws {
+        var host: ApplicationHost? = try routingHost().0
+        let router = try #require(host?.router)
+        host = nil
+        // What Router's documentation ("When the host is gone") promises, member by member.
+        #expect(!router.hasHost)
+        #expect(router.interceptors.isEmpty)
+        #expect(router.routes.isEmpty)
+        #expect(router.match(URL(string: "/users/7")!) == nil)
+        #expect(router.help(program: "tool")?.contains("greet") == false)
+        #expect(router.help(program: "tool", command: "greet") == nil)
+        #expect(router.interceptorBudget == nil)  // unchanged: a setting, not state
+        let openings: [@Sendable () async throws -> Void] = [
+            { _ = try await router.open(ShowUser(id: 1)) },
+            { _ = try await router.open(url: URL(string: "/users/7")!) },
+            { _ = try await router.run(arguments: ["greet", "ada"]) },
+            { _ = try await router.open(named: "factory") { _ in 1 } },
+            { _ = try await router.open(RouteIntent(url: URL(string: "/users/7")!)) },
+        ]
+        for opening in openings {
+            let error = await #expect(throws: RouteError.self) { try await opening() }
+            #expect(error?.code == .noRouter)
+        }
     }
 }
 
