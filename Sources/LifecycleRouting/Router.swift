@@ -137,15 +137,22 @@ public final class Router: Sendable {
     public struct ServedRoute: Sendable, CustomStringConvertible {
         /// The route's type.
         public let type: any Route.Type
-        /// The module that serves it.
+        /// The module that serves it: its module-qualified type name (`"Shop.OrdersModule"`).
         public let server: String
         /// Whether its registration added its own interceptor.
         public let hasInterceptor: Bool
 
+        /// The route's name: its type's `Route/routeName`, the module-qualified type name (`"Shop.ShowOrder"`),
+        /// the name ``RouteIntent/name`` and ``RouteError/intent`` give the route, and that plans and help show.
+        /// ``server`` is the module-qualified name of the module that serves it, in the same form.
         public var name: String { type.routeName }
+        /// The route's URL pattern, or `nil` if it is reached by command or by value only.
         public var pattern: RoutePattern? { type.pattern }
+        /// The route's command, or `nil` if it is not a subcommand.
         public var command: RouteCommand? { type.command }
 
+        /// The name, the pattern, the command, the server, and whether it has its own interceptor, on one
+        /// line: `"Shop.ShowOrder app://orders/:id command `order` served by Shop.OrdersModule"`.
         public var description: String {
             "\(name)" + (pattern.map { " \($0)" } ?? "") + (command.map { " command `\($0.name)`" } ?? "")
                 + " served by \(server)" + (hasInterceptor ? " (with its own interceptor)" : "")

@@ -218,6 +218,25 @@ struct RoutingHostTests {
         #expect(Set(refused.keys).isSubset(of: [.noRoute, .invalidParameter, .missingParameter, .rejected]))
     }
 
+    @Test("Route and intent names are module-qualified type names; unresolved intents are named by their input")
+    func names() async throws {
+        let (host, _) = try routingHost(interceptors: [])
+        let router = try #require(host.router)
+        let served = try #require(router.routes.first { $0.type == ShowUser.self })
+        #expect(served.name == "LifecycleRoutingTests.ShowUser")
+        #expect(served.server == "LifecycleRoutingTests.UserServer")
+        #expect(served.description.hasPrefix("LifecycleRoutingTests.ShowUser /users/:id served by"))
+        #expect(RouteIntent(ShowUser(id: 1)).name == "LifecycleRoutingTests.ShowUser")
+        #expect(RouteIntent(named: "flush") { _ in }.name == "flush")
+        #expect(RouteIntent(url: URL(string: "app://reports/3")!).name == "app://reports/3")
+        #expect(RouteIntent(command: ["greet", "ada"]).name == "greet ada")
+        #expect(RouteIntent(command: []).name == "(default command)")
+        // Resolved, a URL's intent takes its route's name, whether or not its parameters made a route.
+        let error = await #expect(throws: RouteError.self) { try await router.open(url: URL(string: "/users/x")!) }
+        #expect(error?.code == .invalidParameter)
+        #expect(error?.intent == "LifecycleRoutingTests.ShowUser")
+    }
+
     @Test("The router fails typed once its host is gone; nothing crashes")
     func hostGone() async throws {
         var host: ApplicationHost? = try routingHost().0
