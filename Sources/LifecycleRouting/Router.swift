@@ -331,7 +331,26 @@ public final class Router: Sendable {
 
     /// Checks the nesting of the resolved `intent`, and runs the interceptors (the global ones, then the
     /// route's own) until every one let it through; then throws what its input was refused for, if it was.
+    /// When the chain fails on its own (a loop, an interceptor that misbehaved) and the input was refused
+    /// too, the error names both (``RouteError/refusedInput``).
     private func admit(
+        _ intent: RouteIntent,
+        _ route: BoundRoute?,
+        chain: RouteChainLink?,
+        table: Table,
+        context: LifecycleContext
+    ) async throws(RouteError) {
+        do {
+            try await judge(intent, route, chain: chain, table: table, context: context)
+        } catch {
+            throw intent.invalidInput.map { error.adding(refusedInput: $0) } ?? error
+        }
+        if let invalid = intent.invalidInput { throw invalid }
+        guard !Task.isCancelled else { throw .cancelled(intent.name) }
+    }
+
+    /// Checks the nesting of `intent`, and runs its interceptors until every one let it through.
+    private func judge(
         _ intent: RouteIntent,
         _ route: BoundRoute?,
         chain: RouteChainLink?,
@@ -364,8 +383,6 @@ public final class Router: Sendable {
                 try await intercept(intent, interceptors, chain: chain, table: table, context: context, watch: nil)
             }
         }
-        if let invalid = intent.invalidInput { throw invalid }
-        guard !Task.isCancelled else { throw .cancelled(intent.name) }
     }
 
     /// Calls `handler` for `intent`: a loop error passes through with its chain, a cancellation is
