@@ -223,8 +223,8 @@ struct ServicesPreparation: ManifestPreparation {
                 code: .missingServiceProvider,
                 modules: missing.map(\.0.entry.moduleName),
                 description: missing.map { member, key in
-                    "`\(member.entry.moduleName)` requires service `\(key)`, which no enabled module of manifest "
-                        + "`\(manifest)` provides"
+                    "`\(member.entry.moduleName)` requires service `\(key)`, which no enabled module"
+                        + (manifest == ModuleManifest.defaultName ? "" : " of manifest `\(manifest)`") + " provides"
                 }
                 .joined(separator: "; ")
                     + ". Nothing was created. Add the module that provides it to the manifest (or enable it), "

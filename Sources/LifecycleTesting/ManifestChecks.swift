@@ -15,7 +15,8 @@ public struct ManifestCompletenessError: Error, Sendable, CustomStringConvertibl
     public let notConforming: [String]
 
     public var description: String {
-        var lines = ["Manifest `\(manifest)` does not match the module types in \(modules.joined(separator: ", ")):"]
+        let named = manifest == ModuleManifest.defaultName ? "The manifest" : "Manifest `\(manifest)`"
+        var lines = ["\(named) does not match the module types in \(modules.joined(separator: ", ")):"]
         for name in missing {
             lines.append(
                 "  missing: \(name) conforms to LifecycleModule but is not in the manifest. The scanner cannot see "

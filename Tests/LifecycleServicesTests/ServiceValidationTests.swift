@@ -67,6 +67,16 @@ struct ServiceValidationTests {
         #expect(error?.description.contains("`withServices { $0.replace((any Metrics).self) { … } }`") == true)
     }
 
+    @Test("A manifest without a name of its own is left out of the missing-provider error")
+    func missingProviderUnnamedManifest() throws {
+        let error = #expect(throws: ManifestError.self) {
+            try ApplicationHost(manifest: ModuleManifest([NeedsMetrics.self]).withServices())
+        }
+        #expect(error?.code == .missingServiceProvider)
+        #expect(error?.description.contains("requires service `Metrics`, which no enabled module provides.") == true)
+        #expect(error?.description.contains("`manifest`") == false)
+    }
+
     @Test("The missing-provider fix spells a concrete service without `any`, and names each service once")
     func missingConcreteProvider() throws {
         let error = #expect(throws: ManifestError.self) {
