@@ -114,6 +114,27 @@ struct ScopesGuideTests {
         #expect(second.context.launchOptions[AccessLogKey.self].all.isEmpty)
     }
 
+    @Test("An idle scope adopts before it begins; nothing is delivered or listed until then")
+    func idleScope() async throws {
+        let host = try host()
+        let scopes = host.scopes!
+        let log = host.context.launchOptions[AccessLogKey.self]
+        // README: an idle scope
+        let export = scopes.scope(.job, "nightly export")  // idle: nothing delivered, not in flight
+        await export.adopt(Timing())  // waits for begin, like every adoption of an idle scope
+        await export.on(.begin) { scope in log.write("\(scope.name): started") }
+        try await export.begin()  // the global actions, then Timing, then the closure, receive begin
+        try await export.end()
+        // README: end
+        #expect(log.all == ["nightly export: started"])
+        #expect(export.state == .ended)
+        let never = scopes.scope(.job, "never begun")
+        #expect(never.state == .idle)
+        #expect(scopes.inFlight().isEmpty)
+        try await never.end()  // an idle scope ends without deliveries, and is no leak
+        #expect(never.failures.isEmpty)
+    }
+
     @Test("a session driven by hand, with a once-action")
     func session() async throws {
         let host = try host()
