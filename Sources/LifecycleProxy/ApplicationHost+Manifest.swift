@@ -43,7 +43,7 @@ extension ModuleManifest {
                     code: .preparationFailed,
                     modules: [],
                     underlyingErrors: [error],
-                    description: "Preparing manifest `\(name)` for a host failed (`\(preparation.key)`): \(error). "
+                    description: "Preparing \(Self.called(name)) for a host failed (`\(preparation.key)`): \(error). "
                         + "No module was created."
                 )
             }

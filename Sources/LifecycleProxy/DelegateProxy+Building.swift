@@ -30,13 +30,17 @@ extension DelegateProxy {
         return (ModuleManifest(name: manifest.name, entries: enabled, sourceModules: manifest.sourceModules), disabled)
     }
 
+    /// `phrase` with a capital first letter, to start a sentence.
+    static func capitalized(_ phrase: String) -> String { phrase.prefix(1).uppercased() + phrase.dropFirst() }
+
     /// The manifest error for switches that cannot be read or name no module.
     static func invalidSwitches(_ error: ModuleSwitchesError, manifest: String) -> ManifestError {
         ManifestError(
             code: .invalidModuleSwitches,
             modules: [],
             underlyingErrors: [error],
-            description: "The module switches of manifest `\(manifest)` cannot be applied: \(error). No module was "
+            description:
+                "The module switches of \(ModuleManifest.called(manifest)) cannot be applied: \(error). No module was "
                 + "created."
         )
     }
@@ -53,7 +57,8 @@ extension DelegateProxy {
             throw ManifestError(
                 code: .emptyManifest,
                 modules: [],
-                description: "Manifest `\(manifest.name)` lists no module, so no module would receive any event. "
+                description: Self.capitalized(ModuleManifest.called(manifest.name))
+                    + " lists no module, so no module would receive any event. "
                     + "Add the module types to the manifest."
             )
         }
@@ -67,7 +72,11 @@ extension DelegateProxy {
                 let entry = entries[index]
                 duplicates.append(entry.moduleName)
                 duplicateDetails.append(
-                    "`\(entry.moduleName)` (listed by `\(entries[earlier].source)` and `\(entry.source)`)"
+                    "`\(entry.moduleName)`"
+                        + ([entries[earlier].source, entry.source] == [
+                            ModuleManifest.defaultName, ModuleManifest.defaultName,
+                        ]
+                            ? "" : " (listed by `\(entries[earlier].source)` and `\(entry.source)`)")
                 )
             }
         }
@@ -75,7 +84,8 @@ extension DelegateProxy {
             throw ManifestError(
                 code: .duplicateModule,
                 modules: duplicates,
-                description: "Manifest `\(manifest.name)` lists these module types more than once: "
+                description: Self.capitalized(ModuleManifest.called(manifest.name))
+                    + " lists these module types more than once: "
                     + duplicateDetails.joined(separator: ", ")
                     + ". Each module is created once; remove the extra entries."
             )
@@ -173,7 +183,8 @@ extension DelegateProxy {
                         return "`\(dependent)` depends on `\(dependency)`, which is disabled (\(reason)); make "
                             + "`\(dependent)` an EnvironmentGatedModule with the same rule"
                     }
-                    return "`\(dependent)` depends on `\(dependency)`, which is not in manifest `\(manifest)`"
+                    return
+                        "`\(dependent)` depends on `\(dependency)`, which is not in \(ModuleManifest.called(manifest))"
                 }
                 .joined(separator: "; ")
                     + ". Nothing was delivered. Add the dependency's module to the manifest (apply ModuleDiscoveryPlugin "
@@ -355,7 +366,9 @@ extension DelegateProxy {
             let missed = runtime.filter { !claimed.contains($0) }
             let extra = claimed.filter { !runtime.contains($0) }
             names.append(slot.entry.moduleName)
-            var detail = "`\(slot.entry.moduleName)` (manifest `\(slot.entry.source)`)"
+            var detail =
+                "`\(slot.entry.moduleName)`"
+                + (slot.entry.source == ModuleManifest.defaultName ? "" : " (manifest `\(slot.entry.source)`)")
             if !missed.isEmpty { detail += " implements \(missed.joined(separator: ", ")) but is not declared to" }
             if !extra.isEmpty {
                 detail += missed.isEmpty ? "" : ", and"

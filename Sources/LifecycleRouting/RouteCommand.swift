@@ -60,7 +60,7 @@ public struct RouteCommand: Sendable, Hashable {
     public let isDefault: Bool
 
     /// A command named `name`. The host refuses malformed declarations when it is built
-    /// (`ManifestError.invalidRoute`): a name that is not a word, a repeated name, `--help`, or a required
+    /// (`ManifestError.Code.invalidRoute`): a name that is not a word, a repeated name, `--help`, or a required
     /// argument after an optional one.
     public init(
         _ name: String,

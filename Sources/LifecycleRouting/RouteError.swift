@@ -73,6 +73,16 @@ public struct RouteError: Error, Sendable, CustomStringConvertible {
     public let underlying: (any Error)?
     /// What went wrong and how to fix it.
     public let description: String
+    /// Why the intent's parameters did not make a route, when they did not and its interceptors failed before
+    /// that error was reached: with ``Code/loopLimit``, ``Code/decidedTwice``, ``Code/neverDecided`` or
+    /// ``Code/timedOut``, the error keeps the code of the chain's failure (the interceptors judge an intent
+    /// before its input) and this holds the parameters' error (``Code/missingArgument``,
+    /// ``Code/invalidParameter``…), which ``description`` names too, so both problems can be fixed at once.
+    /// `nil` otherwise, and always after a ``Code/rejected`` refusal: a guard's refusal says nothing about
+    /// the input it refused.
+    public var refusedInput: RouteError? { refusedInputs.first }
+    /// ``refusedInput``, in an array, as a struct cannot hold an optional of itself.
+    let refusedInputs: [RouteError]
 
     init(
         _ code: Code,
@@ -80,6 +90,7 @@ public struct RouteError: Error, Sendable, CustomStringConvertible {
         interceptor: String? = nil,
         chain: [String] = [],
         underlying: (any Error)? = nil,
+        refusedInput: RouteError? = nil,
         description: String
     ) {
         self.code = code
@@ -87,6 +98,7 @@ public struct RouteError: Error, Sendable, CustomStringConvertible {
         self.interceptor = interceptor
         self.chain = chain
         self.underlying = underlying
+        self.refusedInputs = refusedInput.map { [$0] } ?? []
         self.description = description
     }
 }
@@ -283,6 +295,26 @@ extension RouteError {
         )
     }
 
+    /// The codes of a chain that failed on its own, whatever the intent: a loop or an interceptor that
+    /// misbehaved. Such an error also names the parameters' error of its intent, if they had one.
+    static let chainFaults: Set<Code> = [.loopLimit, .decidedTwice, .neverDecided, .timedOut]
+
+    /// This error, which the interceptors' chain failed with, also naming `input`, what the intent's own
+    /// parameters were refused for: the code stays the chain's, ``refusedInput`` is `input`.
+    func adding(refusedInput input: RouteError) -> RouteError {
+        guard Self.chainFaults.contains(code), refusedInput == nil else { return self }
+        return RouteError(
+            code,
+            intent: intent,
+            interceptor: interceptor,
+            chain: chain,
+            underlying: underlying,
+            refusedInput: input,
+            description: description + " Its input was refused too, and fails it once the chain is fixed: "
+                + input.description
+        )
+    }
+
     /// This error, as the error of the switched intent that `intent` went through. A loop error already
     /// holds the whole chain.
     func switched(from intent: String, by interceptor: String) -> RouteError {
@@ -293,6 +325,7 @@ extension RouteError {
             interceptor: self.interceptor,
             chain: [intent + " (switched by \(interceptor))"] + chain,
             underlying: underlying,
+            refusedInput: refusedInput,
             description: description + " (while \(intent) was switched to it by \(interceptor))"
         )
     }

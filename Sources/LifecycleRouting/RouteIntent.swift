@@ -94,7 +94,18 @@ public struct RouteIntent: Sendable, CustomStringConvertible {
     /// a guard judges a request before its input is.
     let invalidInput: RouteError?
 
-    /// The intent's name: its route's name, or the factory's; before it is resolved, its URL or command line.
+    /// The intent's name, as interceptors, chains and ``RouteError/intent`` show it:
+    ///
+    /// - resolved to a route (by value, or a URL or command line that matched one, whether or not its
+    ///   parameters made a route): the route type's `Route/routeName`, its module-qualified type name, such as
+    ///   `"Shop.ShowOrder"`;
+    /// - a factory: the `name` given to ``init(named:perform:)``, as given;
+    /// - a URL not resolved yet (or that matched nothing): its absolute string, `"app://orders/7"`;
+    /// - a command line not resolved yet: its arguments joined by spaces, `"order 7 --format json"`, or
+    ///   `"(default command)"` for an empty one.
+    ///
+    /// Interceptors see intents resolved, so there it is the route's or the factory's name; compare routes
+    /// with ``is(_:)`` rather than by name. ``description`` adds the URL or command line a route was reached by.
     public var name: String {
         if let routeType { return routeType.routeName }
         if let factoryName { return factoryName }
@@ -108,6 +119,8 @@ public struct RouteIntent: Sendable, CustomStringConvertible {
     /// Whether its route is `R`, once resolved.
     public func `is`<R: Route>(_: R.Type) -> Bool { routeType == R.self }
 
+    /// ``name``, followed, for an intent resolved from a URL or a command line, by that URL or command line
+    /// in parentheses: `"Shop.ShowOrder (app://orders/7)"`.
     public var description: String {
         switch source {
         case .url(let url) where routeType != nil: "\(name) (\(url.absoluteString))"

@@ -20,6 +20,16 @@ public import LifecycleCore
 /// switches and intents opened by handlers nest at most ``maximumDepth`` deep, and one intent restarts at
 /// most ``maximumRestarts`` times: past either, the intent fails with ``RouteError/Code/loopLimit`` and the
 /// chain. Intents may be opened from any task, concurrently.
+///
+/// ## When the host is gone
+///
+/// A router belongs to its host and lives as long as someone holds it, but it does not keep the host alive:
+/// the host's context holds the router, so a router that held the host, its modules and their handlers would
+/// form a cycle that nothing frees. When the host is released, the router lets go of its routes and
+/// interceptors, and from then on ``hasHost`` is `false`, ``routes`` and ``interceptors`` are empty,
+/// ``match(_:)`` answers `nil`, `help(program:command:)` lists no command, and every opening
+/// (`open(_:)`, `open(url:)`, `run(arguments:)`, `open(named:perform:)`) throws
+/// ``RouteError/Code/noRouter``. Keep the host, not only its router, for as long as intents are opened.
 public final class Router: Sendable {
     /// How deep switched intents and intents opened by handlers may nest.
     public static let maximumDepth = 8
@@ -109,6 +119,11 @@ public final class Router: Sendable {
     /// The host, while it exists.
     var host: ApplicationHost? { state.withLock { $0.table }.context?.events.mailbox?.host }
 
+    /// Whether the host this router belongs to still exists. Once it is released, the router serves nothing:
+    /// ``routes`` and ``interceptors`` are empty, and every opening throws ``RouteError/Code/noRouter``
+    /// (``Router``, "When the host is gone").
+    public var hasHost: Bool { state.withLock { $0.table }.context != nil }
+
     /// The routes installed now, with the host's context: one lock, one reference.
     private func snapshot(_ intent: @autoclosure () -> String) throws(RouteError) -> (Table, LifecycleContext) {
         let table = state.withLock { $0.table }
@@ -122,33 +137,42 @@ public final class Router: Sendable {
     public struct ServedRoute: Sendable, CustomStringConvertible {
         /// The route's type.
         public let type: any Route.Type
-        /// The module that serves it.
+        /// The module that serves it: its module-qualified type name (`"Shop.OrdersModule"`).
         public let server: String
         /// Whether its registration added its own interceptor.
         public let hasInterceptor: Bool
 
+        /// The route's name: its type's `Route/routeName`, the module-qualified type name (`"Shop.ShowOrder"`),
+        /// the name ``RouteIntent/name`` and ``RouteError/intent`` give the route, and that plans and help show.
+        /// ``server`` is the module-qualified name of the module that serves it, in the same form.
         public var name: String { type.routeName }
+        /// The route's URL pattern, or `nil` if it is reached by command or by value only.
         public var pattern: RoutePattern? { type.pattern }
+        /// The route's command, or `nil` if it is not a subcommand.
         public var command: RouteCommand? { type.command }
 
+        /// The name, the pattern, the command, the server, and whether it has its own interceptor, on one
+        /// line: `"Shop.ShowOrder app://orders/:id command `order` served by Shop.OrdersModule"`.
         public var description: String {
             "\(name)" + (pattern.map { " \($0)" } ?? "") + (command.map { " command `\($0.name)`" } ?? "")
                 + " served by \(server)" + (hasInterceptor ? " (with its own interceptor)" : "")
         }
     }
 
-    /// The routes served, in the order of their servers, then of their registration.
+    /// The routes served, in the order of their servers, then of their registration. Empty once the host is
+    /// gone (``hasHost`` is `false`).
     public var routes: [ServedRoute] {
         state.withLock { $0.table }.routes.map {
             ServedRoute(type: $0.type, server: $0.server, hasInterceptor: $0.interceptor != nil)
         }
     }
 
-    /// The global interceptors' names, in the order they run.
+    /// The global interceptors' names (module-qualified type names), in the order they run. Empty when the
+    /// manifest has none, and once the host is gone: check ``hasHost`` to tell the two apart.
     public var interceptors: [String] { state.withLock { $0.table }.interceptors.map(\.name) }
 
     /// What `url` would open, without opening it: the route and the parameters, or `nil` if no pattern
-    /// matches. Neither interceptors nor handlers run.
+    /// matches, or once the host is gone. Neither interceptors nor handlers run.
     public func match(_ url: URL) -> (route: ServedRoute, parameters: RouteParameters)? {
         let table = state.withLock { $0.table }
         guard let (index, found) = table.trie.match(url) else { return nil }
@@ -163,7 +187,8 @@ public final class Router: Sendable {
 
     /// Opens `route`, through the interceptors, and returns what its handler returned.
     ///
-    /// - Throws: ``RouteError``: ``RouteError/Code/notServed`` if no module serves `R`; an interceptor's
+    /// - Throws: ``RouteError``: ``RouteError/Code/noRouter`` once the host is gone;
+    ///   ``RouteError/Code/notServed`` if no module serves `R`; an interceptor's
     ///   refusal, misbehaviour or timeout; ``RouteError/Code/loopLimit``; or
     ///   ``RouteError/Code/handlerFailed`` with what the handler threw.
     public func open<R: Route>(_ route: R) async throws(RouteError) -> R.Result {
@@ -205,6 +230,10 @@ public final class Router: Sendable {
     }
 
     /// Opens a factory intent: `perform` runs after every global interceptor let it through.
+    ///
+    /// - Throws: ``RouteError``: ``RouteError/Code/noRouter`` once the host is gone; an interceptor's
+    ///   refusal, misbehaviour or timeout; ``RouteError/Code/loopLimit``; or ``RouteError/Code/handlerFailed``
+    ///   with what `perform` threw.
     public func open<T: Sendable>(
         named name: String,
         perform: @escaping @Sendable (RouteContext) async throws -> T
@@ -217,6 +246,9 @@ public final class Router: Sendable {
     }
 
     /// Opens `intent`, through the interceptors, and returns what its handler returned.
+    ///
+    /// - Throws: the errors of the opening `intent` stands for: `open(_:)` by value, `open(url:)`,
+    ///   `run(arguments:)` or `open(named:perform:)`; ``RouteError/Code/noRouter`` once the host is gone.
     public func open(_ intent: RouteIntent) async throws(RouteError) -> any Sendable {
         let (table, context) = try snapshot(intent.name)
         return try await perform(intent, chain: RouteChain.current, table: table, context: context)
@@ -299,7 +331,26 @@ public final class Router: Sendable {
 
     /// Checks the nesting of the resolved `intent`, and runs the interceptors (the global ones, then the
     /// route's own) until every one let it through; then throws what its input was refused for, if it was.
+    /// When the chain fails on its own (a loop, an interceptor that misbehaved) and the input was refused
+    /// too, the error names both (``RouteError/refusedInput``).
     private func admit(
+        _ intent: RouteIntent,
+        _ route: BoundRoute?,
+        chain: RouteChainLink?,
+        table: Table,
+        context: LifecycleContext
+    ) async throws(RouteError) {
+        do {
+            try await judge(intent, route, chain: chain, table: table, context: context)
+        } catch {
+            throw intent.invalidInput.map { error.adding(refusedInput: $0) } ?? error
+        }
+        if let invalid = intent.invalidInput { throw invalid }
+        guard !Task.isCancelled else { throw .cancelled(intent.name) }
+    }
+
+    /// Checks the nesting of `intent`, and runs its interceptors until every one let it through.
+    private func judge(
         _ intent: RouteIntent,
         _ route: BoundRoute?,
         chain: RouteChainLink?,
@@ -332,8 +383,6 @@ public final class Router: Sendable {
                 try await intercept(intent, interceptors, chain: chain, table: table, context: context, watch: nil)
             }
         }
-        if let invalid = intent.invalidInput { throw invalid }
-        guard !Task.isCancelled else { throw .cancelled(intent.name) }
     }
 
     /// Calls `handler` for `intent`: a loop error passes through with its chain, a cancellation is

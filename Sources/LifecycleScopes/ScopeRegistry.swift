@@ -103,7 +103,11 @@ public final class ScopeRegistry: Sendable {
 
     // MARK: Making scopes
 
-    /// Makes an idle scope: nothing is delivered until it begins.
+    /// Makes an idle scope: nothing is delivered until it begins (``Scope/begin()``), and ``inFlight(_:)``
+    /// does not list it until then. What it adopts meanwhile waits for `begin`, so every adoption is in place
+    /// before the first hook runs. An idle scope may be ended (nothing is delivered) or dropped without
+    /// beginning: only a scope that began and was released without ending is reported as
+    /// ``ScopeError/Code/leaked``. ``begin(_:_:parent:endBudget:)`` makes a scope and begins it.
     ///
     /// - Parameters:
     ///   - kind: What it is for; it receives the global actions of this kind.

@@ -198,7 +198,8 @@ struct ServicesPreparation: ManifestPreparation {
                 }
                 .joined(separator: "; ")
                     + ". Nothing was created. Remove one provision, or say which module serves: "
-                    + "`manifest.withServices { $0.choose(Provider.self, for: Service.self) }`."
+                    + "`manifest.withServices { $0.choose(\(members[conflicts[0].1[0]].entry.moduleName).self, "
+                    + "for: \(conflicts[0].0.metatypeExpression)) }`."
             )
         }
         return serving
@@ -222,14 +223,22 @@ struct ServicesPreparation: ManifestPreparation {
                 code: .missingServiceProvider,
                 modules: missing.map(\.0.entry.moduleName),
                 description: missing.map { member, key in
-                    "`\(member.entry.moduleName)` requires service `\(key)`, which no enabled module of manifest "
-                        + "`\(manifest)` provides"
+                    "`\(member.entry.moduleName)` requires service `\(key)`, which no enabled module"
+                        + (manifest == ModuleManifest.defaultName ? "" : " of manifest `\(manifest)`") + " provides"
                 }
                 .joined(separator: "; ")
                     + ". Nothing was created. Add the module that provides it to the manifest (or enable it), "
-                    + "replace it in tests (`withServices { $0.replace(Service.self) { … } }`), or drop the requirement."
+                    + "replace it in tests (`withServices { "
+                    + missingKeys(missing).map { "$0.replace(\($0.metatypeExpression)) { … }" }.joined(separator: "; ")
+                    + " }`), or drop the requirement."
             )
         }
+    }
+
+    /// The services of `missing`, each once, in order.
+    private func missingKeys(_ missing: [(Member, ServiceKey)]) -> [ServiceKey] {
+        var seen: Set<ServiceKey> = []
+        return missing.map(\.1).filter { seen.insert($0).inserted }
     }
 
     /// Providers that require each other's services in a cycle: no factory could run first.

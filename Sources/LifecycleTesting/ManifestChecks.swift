@@ -15,12 +15,15 @@ public struct ManifestCompletenessError: Error, Sendable, CustomStringConvertibl
     public let notConforming: [String]
 
     public var description: String {
-        var lines = ["Manifest `\(manifest)` does not match the module types in \(modules.joined(separator: ", ")):"]
+        let named = manifest == ModuleManifest.defaultName ? "The manifest" : "Manifest `\(manifest)`"
+        var lines = ["\(named) does not match the module types in \(modules.joined(separator: ", ")):"]
         for name in missing {
             lines.append(
                 "  missing: \(name) conforms to LifecycleModule but is not in the manifest. The scanner cannot see "
                     + "how it conforms (for example through a macro or a conformance it cannot parse): list it in "
-                    + "a hand-written manifest combined with the generated one, or declare the conformance plainly."
+                    + "a hand-written manifest combined with the generated one, or declare the conformance plainly. "
+                    + "If it is a fixture kept out on purpose (`// module-discovery: ignore`), leave its Swift "
+                    + "module out of the check: `verifyModuleManifestCompleteness(manifest, modules: [...])`."
             )
         }
         for name in notConforming {
@@ -47,7 +50,9 @@ public struct ManifestCompletenessError: Error, Sendable, CustomStringConvertibl
 /// with the manifest, for the Swift modules in `modules` — by default the modules a generated manifest was
 /// built from (`ModuleManifest.sourceModules`), or, for a hand-written one, the modules of
 /// its entries. Private and local types are skipped: no manifest can name them, and the build plugin
-/// already warns about each.
+/// already warns about each. A type kept out of discovery with `// module-discovery: ignore` is not: the
+/// runtime cannot read comments, so check only the modules that hold no such fixture (a test target's
+/// `.discovered` includes the test target's own Swift module; pass `modules:` without it).
 ///
 /// It uses private runtime ABI, so it belongs in tests only; nothing on the production path depends on it.
 public func verifyModuleManifestCompleteness(

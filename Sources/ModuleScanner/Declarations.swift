@@ -40,6 +40,9 @@ struct Declaration: Hashable {
     /// Whether an attribute on the declaration may isolate it to a global actor (`@MainActor`), or it is an
     /// actor: its members are isolated unless marked `nonisolated`. Read from the target's own files only.
     var mayBeIsolated = false
+    /// Whether `// module-discovery: ignore` sits directly above it (``DiscoveryDirective``): discovery
+    /// skips it, and says so. Read from the target's own files only.
+    var isIgnored = false
 
     /// The name qualified by its enclosing types: `Outer.Inner`.
     var qualifiedName: String { (scope + [name]).joined(separator: ".") }

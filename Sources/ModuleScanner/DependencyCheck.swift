@@ -2,7 +2,7 @@
 /// of the modules it can see, before any test runs. The proxy makes the same checks when it is built.
 ///
 /// - A cycle among modules the scan resolves is an error: the proxy would refuse every manifest holding
-///   them (`ManifestError.dependencyCycle`), so the build stops, naming each step of the cycle.
+///   them (`ManifestError.Code.dependencyCycle`), so the build stops, naming each step of the cycle.
 /// - A dependency on a type declared in the scanned sources that discovery does not list as a module
 ///   (not a conformer, or one it cannot name) is a warning: the host will refuse to start
 ///   (`missingDependency`) unless the program registers that type some other way.

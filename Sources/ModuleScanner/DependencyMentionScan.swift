@@ -24,7 +24,7 @@ enum DependencyMentionScan {
                 let type = bodies.currentType, let open = arrayLiteral(tokens, after: index)
             {
                 var position = open + 1
-                while let (dependency, end) = ServiceMentionScan.metatype(tokens, from: position) {
+                while let (dependency, end, _) = ServiceMentionScan.metatype(tokens, from: position) {
                     mentions.append(
                         DependencyMention(type: type, dependency: dependency, file: file, line: tokens[position].line)
                     )

@@ -33,7 +33,8 @@ public struct DiscoveredModule: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Something the build should tell about a declaration: a conformer the scanner found but cannot register
-/// (a warning), or a route pattern the router would refuse (an error).
+/// (a warning), a route pattern the router would refuse (an error), or a conformer the source keeps out of
+/// discovery (a note).
 public struct ScanDiagnostic: Sendable, Hashable, CustomStringConvertible {
     /// Whether the build goes on.
     public enum Severity: String, Sendable, Hashable {
@@ -41,6 +42,8 @@ public struct ScanDiagnostic: Sendable, Hashable, CustomStringConvertible {
         case warning
         /// Shown, and the generator tool fails, so the build stops.
         case error
+        /// Shown as information: a declaration discovery skipped because the source asked it to.
+        case note
     }
 
     public var file: String
@@ -69,6 +72,13 @@ public struct ParsedSources: Sendable {
             let parsed = DeclarationParser.parseWithPatterns(tokens: tokens, file: file.path)
             (declarations[file.path], patterns[file.path]) = (parsed.declarations, parsed.patterns)
             guard !declarationsOnly.contains(file.path) else { continue }
+            let ignored = DiscoveryDirective.ignoredLines(in: file.text)
+            if !ignored.isEmpty {
+                for index in declarations[file.path]!.indices
+                where ignored.contains(declarations[file.path]![index].line) {
+                    declarations[file.path]![index].isIgnored = true
+                }
+            }
             functions[file.path] = parsed.functions
             services[file.path] = ServiceMentionScan.scan(tokens, file: file.path)
             dependencies[file.path] = DependencyMentionScan.scan(tokens, file: file.path)
@@ -157,11 +167,12 @@ public enum ModuleScan {
         events: [CapabilityScan.Event]
     ) -> (modules: [DiscoveredModule], diagnostics: [ScanDiagnostic]) {
         let (own, all) = declarations(sources, modulePaths: modulePaths, contextPaths: contextPaths)
-        let found = conformers(own: own, all: all, knownImplying: knownImplying, protocolName: protocolName)
+        var found = conformers(own: own, all: all, knownImplying: knownImplying, protocolName: protocolName)
 
-        // Register what can be named; explain what cannot.
+        // Register what can be named; explain what cannot; say what `// module-discovery: ignore` skipped.
         var modules: [DiscoveredModule] = []
-        var diagnostics: [ScanDiagnostic] = []
+        var diagnostics: [ScanDiagnostic] = skipped(found, protocolName: protocolName)
+        found.removeAll { $0.0.isIgnored }
         var seen: Set<String> = []
         // Types nested in an extension of a generic type are generic: known generic types here and in the
         // dependencies, the standard library's, and any extension with arguments or a `where` clause.
@@ -244,6 +255,24 @@ public enum ModuleScan {
         return (modules, diagnostics)
     }
 
+    /// A note for each conformer of `found` that `// module-discovery: ignore` keeps out, once per type.
+    static func skipped(
+        _ found: [(Declaration, conditions: [String])],
+        protocolName: String
+    ) -> [ScanDiagnostic] {
+        var seen: Set<String> = []
+        return found.filter { $0.0.isIgnored && seen.insert($0.0.qualifiedName).inserted }.map { declaration, _ in
+            ScanDiagnostic(
+                file: declaration.file,
+                line: declaration.line,
+                message: "`\(declaration.qualifiedName)` conforms to \(protocolName) but is skipped: "
+                    + "`\(DiscoveryDirective.ignore)` is directly above it, so no generated manifest lists it and "
+                    + "the build checks nothing about it. List it in a hand-written manifest where a test needs it.",
+                severity: .note
+            )
+        }
+    }
+
     /// The module's own declarations, and those it sees: its own and its dependencies', where a dependency's
     /// type is hidden by one of the same name declared here (`class Service` in this module is not the
     /// dependency's `Service`).
@@ -259,7 +288,9 @@ public enum ModuleScan {
     }
 
     /// Every type of `own` that conforms to `protocolName`, nameable or not, with the conditions of its
-    /// conformance; a type an extension makes conform is reported at the extension.
+    /// conformance; a type an extension makes conform is reported at the extension. A conformer that
+    /// `// module-discovery: ignore` keeps out (its declaration, or the extension that makes it conform) is
+    /// in the list with `isIgnored` set: callers drop it.
     static func conformers(
         own: [Declaration],
         all: [Declaration],
@@ -314,6 +345,7 @@ public enum ModuleScan {
                 // Reported and ordered where the conformance is declared: at the extension.
                 target.file = extensionDeclaration.file
                 target.line = extensionDeclaration.line
+                target.isIgnored = target.isIgnored || extensionDeclaration.isIgnored
                 found.append((target, unique(target.conditions + extensionDeclaration.conditions)))
             } else {
                 // A type from another module, made to conform here: name it as written. Generic if the

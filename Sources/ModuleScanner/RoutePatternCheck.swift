@@ -46,13 +46,15 @@ enum RoutePatternCheck {
         if RoutingScan.isShadowed(["Route", "RoutePattern"], in: all, routingPaths: routingPaths) { return [] }
         // Each route type, with the fewest conditions under which it adopts `Route`.
         var routes: [String: [String]] = [:]
-        for (declaration, conditions) in ModuleScan.conformers(own: own, all: all, protocolName: "Route") {
+        let found = ModuleScan.conformers(own: own, all: all, protocolName: "Route")
+        for (declaration, conditions) in found where !declaration.isIgnored {
             let name = declaration.qualifiedName
             if let known = routes[name], known.count <= conditions.count { continue }
             routes[name] = conditions
         }
 
-        var diagnostics: [ScanDiagnostic] = []
+        // A route `// module-discovery: ignore` keeps out: its patterns are not checked, and a note says so.
+        var diagnostics: [ScanDiagnostic] = ModuleScan.skipped(found, protocolName: "Route")
         // The valid patterns by shape and by the conditions under which they exist, in source order.
         var groups: [String: [RoutePatternDeclaration]] = [:]
         var order: [String] = []

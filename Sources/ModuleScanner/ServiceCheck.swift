@@ -25,7 +25,7 @@ enum ServiceCheck {
                         message: "`\(mention.type)` requires service `\(mention.service)`, which no module "
                             + "linked into `\(target)` provides: its host will refuse to start "
                             + "(missingServiceProvider) unless the manifest replaces the service "
-                            + "(`withServices { $0.replace(\(mention.service).self) { … } }`). "
+                            + "(`withServices { $0.replace(\(mention.metatype)) { … } }`). "
                             + "Add a module that provides it, or link the target that has one."
                     )
                 )
@@ -41,7 +41,7 @@ enum ServiceCheck {
                         message: "service `\(mention.service)` is provided by \(names), linked into `\(target)`: "
                             + "its host will refuse to start (duplicateServiceProvider) unless the manifest "
                             + "chooses one (`withServices { $0.choose(\(mention.type).self, "
-                            + "for: \(mention.service).self) }`). Remove one provision."
+                            + "for: \(mention.metatype)) }`). Remove one provision."
                     )
                 )
             }

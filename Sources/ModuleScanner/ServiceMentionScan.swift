@@ -14,6 +14,12 @@ struct ServiceMention: Sendable, Hashable {
     var role: Role
     var file: String
     var line: Int
+    /// Whether it was written as an existential, `(any DatabaseClient).self`: a protocol.
+    var isExistential = false
+
+    /// The service's metatype as Swift code spells it: `(any DatabaseClient).self` for a protocol written
+    /// with `any` (as `ExistentialAny` requires), `Storage.Client.self` otherwise.
+    var metatype: String { isExistential ? "(any \(service)).self" : "\(service).self" }
 }
 
 /// Reads what each type provides and requires from the token stream: enough for build warnings about
@@ -32,16 +38,33 @@ enum ServiceMentionScan {
                 if word == "singleton" || word == "scoped" || word == "transient", previousIsDot,
                     index + 1 < tokens.count, tokens[index + 1].isPunct("(")
                 {
-                    if let type = bodies.currentType, let (service, _) = metatype(tokens, from: index + 2) {
+                    if let type = bodies.currentType, let (service, _, existential) = metatype(tokens, from: index + 2)
+                    {
                         mentions.append(
-                            ServiceMention(type: type, service: service, role: .provides, file: file, line: token.line)
+                            ServiceMention(
+                                type: type,
+                                service: service,
+                                role: .provides,
+                                file: file,
+                                line: token.line,
+                                isExistential: existential
+                            )
                         )
                     }
                 } else if word == "ServiceRequirements", index + 1 < tokens.count, tokens[index + 1].isPunct("(") {
                     var position = index + 2
-                    while let type = bodies.currentType, let (service, end) = metatype(tokens, from: position) {
+                    while let type = bodies.currentType,
+                        let (service, end, existential) = metatype(tokens, from: position)
+                    {
                         mentions.append(
-                            ServiceMention(type: type, service: service, role: .requires, file: file, line: token.line)
+                            ServiceMention(
+                                type: type,
+                                service: service,
+                                role: .requires,
+                                file: file,
+                                line: token.line,
+                                isExistential: existential
+                            )
                         )
                         guard end < tokens.count, tokens[end].isPunct(",") else { break }
                         position = end + 1
@@ -54,11 +77,12 @@ enum ServiceMentionScan {
         return mentions
     }
 
-    /// `X.self`, `(any X).self` or `A.B.self` from `start`: the type's name and the index after `self`, or
-    /// nil for anything else.
-    static func metatype(_ tokens: [Token], from start: Int) -> (String, Int)? {
+    /// `X.self`, `(any X).self` or `A.B.self` from `start`: the type's name, the index after `self`, and
+    /// whether it was written with `any`; or nil for anything else.
+    static func metatype(_ tokens: [Token], from start: Int) -> (String, Int, Bool)? {
         var index = start
         var parts: [String] = []
+        var existential = false
         var open = 0
         while index < tokens.count {
             let token = tokens[index]
@@ -68,8 +92,10 @@ enum ServiceMentionScan {
                 guard open > 0 else { return nil }
                 open -= 1
             } else if let word = token.word {
-                if word == "self", open == 0, !parts.isEmpty { return (parts.joined(separator: "."), index + 1) }
-                if word != "any" { parts.append(word) }
+                if word == "self", open == 0, !parts.isEmpty {
+                    return (parts.joined(separator: "."), index + 1, existential)
+                }
+                if word == "any" { existential = true } else { parts.append(word) }
             } else if !token.isPunct(".") {
                 return nil
             }

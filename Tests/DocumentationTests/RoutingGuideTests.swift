@@ -11,7 +11,8 @@ import Testing
 
 // The examples of Docs/Routing.md and the LifecycleRouting DocC catalog, compiled and exercised.
 
-/// Who is signed in, for the examples.
+// README: per-host state for routes
+/// Who is signed in: one per host, so hosts built side by side (parallel tests) share nothing.
 final class Session: Sendable {
     private let user = Mutex<String?>(nil)
     var isSignedIn: Bool { user.withLock { $0 != nil } }
@@ -19,8 +20,9 @@ final class Session: Sendable {
 }
 
 enum SessionKey: LaunchOptionKey {
-    static let defaultValue = Session()
+    static let defaultValue = Session()  // for hosts that set none; each host below sets its own
 }
+// README: end
 
 // README: declaring a route
 struct ShowOrder: Route {
@@ -93,14 +95,17 @@ struct RoutingGuideTests {
     @Test("Opening by value, URL and command; the sign-in switch runs first, then the order restarts")
     func opening() async throws {
         // README: a host with routing
+        var options = LaunchOptions.current
+        options[SessionKey.self] = Session()  // this host's own: the module and the interceptor share it
         let host = try ApplicationHost(
             manifest: ModuleManifest(name: "Shop", [OrdersModule.self])
                 .withRouting(interceptors: [SignInInterceptor.self]),
-            launchOptions: .current
+            launchOptions: options
         )
         // README: end
         let session = host.context.launchOptions[SessionKey.self]
         #expect(!session.isSignedIn)
+        #expect(session !== SessionKey.defaultValue)
         let router = try #require(host.router)
         // README: opening intents
         let text = try await router.open(ShowOrder(id: 7))  // "order 7", typed
@@ -113,6 +118,17 @@ struct RoutingGuideTests {
         #expect(json as? String == "{\"order\": 7}")
         #expect(printed as? String == "{\"order\": 7}")
         #expect(total == 42)
+        // Another host, built the same way, has a session of its own: nobody signed in there.
+        var others = LaunchOptions.current
+        others[SessionKey.self] = Session()
+        let other = try ApplicationHost(
+            manifest: ModuleManifest(name: "Shop", [OrdersModule.self]).withRouting(interceptors: [
+                SignInInterceptor.self
+            ]),
+            launchOptions: others
+        )
+        #expect(!other.context.launchOptions[SessionKey.self].isSignedIn)
+        #expect(!SessionKey.defaultValue.isSignedIn)
     }
 
     @Test("Errors are typed and say what to fix")

@@ -7,24 +7,29 @@ import Testing
 
 // The examples of Docs/Scopes.md and the LifecycleScopes DocC catalog, compiled and exercised.
 
-/// Where the examples write.
-final class ScopeLines: Sendable {
+// README: per-host state for scopes
+/// Where the examples write: one log per host, so hosts built side by side (parallel tests) share nothing.
+final class AccessLog: Sendable {
     private let lines = Mutex<[String]>([])
     func write(_ line: String) { lines.withLock { $0.append(line) } }
     var all: [String] { lines.withLock { $0 } }
 }
 
-let scopeLines = ScopeLines()
+enum AccessLogKey: LaunchOptionKey {
+    static let defaultValue = AccessLog()  // for hosts that set none; each host below sets its own
+}
+// README: end
 
 // README: a global action
 struct RequestLogAction: ScopeAction {
     static let kinds: ScopeKinds = [.request]
     static let priority: ModulePriority = .normal
+    let log: AccessLog
 
-    init(context: LifecycleContext) {}
+    init(context: LifecycleContext) { log = context.launchOptions[AccessLogKey.self] }
 
-    func didBegin(_ scope: Scope) async throws { scopeLines.write("→ \(scope.name)") }
-    func willEnd(_ scope: Scope) async throws { scopeLines.write("← \(scope.name)") }
+    func didBegin(_ scope: Scope) async throws { log.write("→ \(scope.name)") }
+    func willEnd(_ scope: Scope) async throws { log.write("← \(scope.name)") }
 }
 // README: end
 
@@ -36,13 +41,14 @@ struct Timing: ScopeBehavior {
 
     mutating func willEnd(_ scope: Scope) async throws {
         let elapsed = started.map { ContinuousClock.now - $0 } ?? .zero
-        scopeLines.write("\(scope.name) took \(elapsed)")
+        print("\(scope.name) took \(elapsed)")
     }
 }
 // README: end
 
 struct Auditing: ScopeBehavior {
-    mutating func willEnd(_ scope: Scope) async throws { scopeLines.write("audit \(scope.name)") }
+    let log: AccessLog
+    mutating func willEnd(_ scope: Scope) async throws { log.write("audit \(scope.name)") }
 }
 
 struct RateLimit: ScopeBehavior {
@@ -65,46 +71,84 @@ struct ScopesGuideTests {
         // README: a manifest with scopes
         let manifest = ModuleManifest([ScopesGuideModule.self])
             .withScopes(actions: [RequestLogAction.self], endBudget: .seconds(5))
+        var options = LaunchOptions.current
+        options[AccessLogKey.self] = AccessLog()  // this host's own log
+        let host = try ApplicationHost(manifest: manifest, launchOptions: options)
         // README: end
-        return try ApplicationHost(manifest: manifest)
+        return host
     }
 
     @Test("a request scope with composed behaviors")
     func request() async throws {
         let host = try host()
         let scopes = host.scopes!
+        let log = host.context.launchOptions[AccessLogKey.self]
+        let recorder = ScopeRecorder(observing: host)
         // README: a request scope
         let page = try await scopes.withScope(
             .request,
             "GET /reports",
             adopting: Timing(),
-            Auditing(),
+            Auditing(log: log),
             RateLimit(perSecond: 100)
         ) { scope in
             "reports for \(scope.name)"  // Scope.current is `scope` here, and in what it calls
         }
         // README: end
         #expect(page == "reports for GET /reports")
-        let lines = scopeLines.all.filter { $0.contains("GET /reports") }
-        #expect(lines.first == "→ GET /reports")
-        #expect(lines.last == "← GET /reports")
-        #expect(lines.dropFirst().first == "audit GET /reports")  // teardown in reverse: Auditing before Timing
-        #expect(lines.dropFirst(2).first?.hasPrefix("GET /reports took") == true)
+        // This host's log only, whatever other tests' hosts write at the same time.
+        #expect(log.all == ["→ GET /reports", "audit GET /reports", "← GET /reports"])
+        // Teardown in reverse: RateLimit, Auditing, then Timing, then the global action.
+        #expect(
+            recorder.receivers(of: .end, in: "GET /reports") == [
+                "RateLimit", "Auditing", "Timing", "RequestLogAction",
+            ]
+        )
+    }
+
+    @Test("Hosts built side by side keep their own state: no log is shared")
+    func perHostState() async throws {
+        let (first, second) = (try host(), try host())
+        try await first.scopes!.withScope(.request, "GET /first") { _ in }
+        #expect(first.context.launchOptions[AccessLogKey.self].all == ["→ GET /first", "← GET /first"])
+        #expect(second.context.launchOptions[AccessLogKey.self].all.isEmpty)
+    }
+
+    @Test("An idle scope adopts before it begins; nothing is delivered or listed until then")
+    func idleScope() async throws {
+        let host = try host()
+        let scopes = host.scopes!
+        let log = host.context.launchOptions[AccessLogKey.self]
+        // README: an idle scope
+        let export = scopes.scope(.job, "nightly export")  // idle: nothing delivered, not in flight
+        await export.adopt(Timing())  // waits for begin, like every adoption of an idle scope
+        await export.on(.begin) { scope in log.write("\(scope.name): started") }
+        try await export.begin()  // the global actions, then Timing, then the closure, receive begin
+        try await export.end()
+        // README: end
+        #expect(log.all == ["nightly export: started"])
+        #expect(export.state == .ended)
+        let never = scopes.scope(.job, "never begun")
+        #expect(never.state == .idle)
+        #expect(scopes.inFlight().isEmpty)
+        try await never.end()  // an idle scope ends without deliveries, and is no leak
+        #expect(never.failures.isEmpty)
     }
 
     @Test("a session driven by hand, with a once-action")
     func session() async throws {
         let host = try host()
         let scopes = host.scopes!
+        let log = host.context.launchOptions[AccessLogKey.self]
         // README: a session by hand
         let session = try await scopes.begin(.session, "alice")
-        await session.once("welcome") { scope in scopeLines.write("welcome, \(scope.name)") }
+        await session.once("welcome") { scope in log.write("welcome, \(scope.name)") }
         try await session.activate()  // "welcome, alice"
         try await session.deactivate()
         try await session.activate()  // no second welcome
         try await session.end()
         // README: end
-        #expect(scopeLines.all.filter { $0 == "welcome, alice" }.count == 1)
+        #expect(log.all == ["welcome, alice"])
         #expect(session.activations == 2)
     }
 

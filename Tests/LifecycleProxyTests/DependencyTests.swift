@@ -123,6 +123,12 @@ struct DependencyTests {
                 "`\(Search.moduleName)` depends on `\(Cache.moduleName)`, which is not in manifest `Tests`"
             ) == true
         )
+        // A manifest written by hand without a name is "the manifest", not "manifest `manifest`".
+        let unnamed = #expect(throws: ManifestError.self) {
+            try ApplicationHost(manifest: ModuleManifest([Search.self, Database.self]))
+        }
+        #expect(unnamed?.description.contains("`\(Cache.moduleName)`, which is not in the manifest.") == true)
+        #expect(unnamed?.description.contains("`manifest`") == false)
     }
 
     @Test("Without dependencies the order is priority, then manifest order, as before")

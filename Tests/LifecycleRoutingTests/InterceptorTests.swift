@@ -269,6 +269,47 @@ struct InterceptorTests {
         #expect(script.entries.filter { $0 == "handler Login" }.count == Router.maximumRestarts + 1)
     }
 
+    @Test("A looping chain and an incomplete command line: the error says both, with the loop's code")
+    func loopAndInvalidInput() async throws {
+        let (host, script) = try routingHost()
+        script.when("First") { intent, _, decision in
+            if intent.is(Greet.self) { decision.switch(to: RouteIntent(Login())) } else { decision.continue() }
+        }
+        // `greet` needs <name>: the command line is incomplete, and the chain never lets it through.
+        let error = await #expect(throws: RouteError.self) { try await host.router!.run(arguments: ["greet"]) }
+        #expect(error?.code == .loopLimit)
+        #expect(error?.refusedInput?.code == .missingArgument)
+        #expect(error?.description.contains("\(Router.maximumRestarts) restarts") == true)
+        #expect(error?.description.contains("needs the argument <name>") == true)
+        #expect(error?.description.contains("Usage: greet [--times N] [--shout] <name>") == true)
+        // A complete command line under the same loop: the loop alone.
+        let alone = await #expect(throws: RouteError.self) { try await host.router!.run(arguments: ["greet", "ada"]) }
+        #expect(alone?.code == .loopLimit)
+        #expect(alone?.refusedInput == nil)
+    }
+
+    @Test("An interceptor that never decides on a bad URL: the error says both, with the interceptor's code")
+    func misbehaviourAndInvalidInput() async throws {
+        let (host, script) = try routingHost()
+        script.when("Second") { _, _, _ in }
+        let error = await #expect(throws: RouteError.self) {
+            try await host.router!.open(url: URL(string: "/users/seven")!)
+        }
+        #expect(error?.code == .neverDecided)
+        #expect(error?.refusedInput?.code == .invalidParameter)
+        #expect(error?.description.contains("\"seven\"") == true)
+    }
+
+    @Test("A rejection says nothing about the input it refused")
+    func rejectionHidesInvalidInput() async throws {
+        let (host, script) = try routingHost()
+        script.when("First") { _, _, decision in decision.reject(Refused()) }
+        let error = await #expect(throws: RouteError.self) { try await host.router!.run(arguments: ["greet"]) }
+        #expect(error?.code == .rejected)
+        #expect(error?.refusedInput == nil)
+        #expect(error?.description.contains("<name>") == false)
+    }
+
     @Test("A handler that opens its own route again is cut at the depth limit")
     func handlerLoop() async throws {
         let (host, _) = try routingHost(interceptors: [])

@@ -218,13 +218,63 @@ struct RoutingHostTests {
         #expect(Set(refused.keys).isSubset(of: [.noRoute, .invalidParameter, .missingParameter, .rejected]))
     }
 
+    @Test("Route and intent names are module-qualified type names; unresolved intents are named by their input")
+    func names() async throws {
+        let (host, _) = try routingHost(interceptors: [])
+        let router = try #require(host.router)
+        let served = try #require(router.routes.first { $0.type == ShowUser.self })
+        #expect(served.name == "LifecycleRoutingTests.ShowUser")
+        #expect(served.server == "LifecycleRoutingTests.UserServer")
+        #expect(served.description.hasPrefix("LifecycleRoutingTests.ShowUser /users/:id served by"))
+        #expect(RouteIntent(ShowUser(id: 1)).name == "LifecycleRoutingTests.ShowUser")
+        #expect(RouteIntent(named: "flush") { _ in }.name == "flush")
+        #expect(RouteIntent(url: URL(string: "app://reports/3")!).name == "app://reports/3")
+        #expect(RouteIntent(command: ["greet", "ada"]).name == "greet ada")
+        #expect(RouteIntent(command: []).name == "(default command)")
+        // Resolved, a URL's intent takes its route's name, whether or not its parameters made a route.
+        let error = await #expect(throws: RouteError.self) { try await router.open(url: URL(string: "/users/x")!) }
+        #expect(error?.code == .invalidParameter)
+        #expect(error?.intent == "LifecycleRoutingTests.ShowUser")
+    }
+
     @Test("The router fails typed once its host is gone; nothing crashes")
     func hostGone() async throws {
         var host: ApplicationHost? = try routingHost().0
         let router = try #require(host?.router)
+        #expect(router.hasHost)
+        #expect(router.interceptors.count == 4)
+        #expect(!router.routes.isEmpty)
+        #expect(router.match(URL(string: "/users/7")!) != nil)
         host = nil
         let error = await #expect(throws: RouteError.self) { try await router.open(ShowUser(id: 1)) }
         #expect(error?.code == .noRouter)
+        #expect(error?.description.contains("keep the host alive") == true)
+    }
+
+    @Test("A router whose host is released says so, serves nothing, and every opening throws noRouter")
+    func everyMemberOnceTheHostIsGone() async throws {
+        var host: ApplicationHost? = try routingHost().0
+        let router = try #require(host?.router)
+        host = nil
+        // What Router's documentation ("When the host is gone") promises, member by member.
+        #expect(!router.hasHost)
+        #expect(router.interceptors.isEmpty)
+        #expect(router.routes.isEmpty)
+        #expect(router.match(URL(string: "/users/7")!) == nil)
+        #expect(router.help(program: "tool")?.contains("greet") == false)
+        #expect(router.help(program: "tool", command: "greet") == nil)
+        #expect(router.interceptorBudget == nil)  // unchanged: a setting, not state
+        let openings: [@Sendable () async throws -> Void] = [
+            { _ = try await router.open(ShowUser(id: 1)) },
+            { _ = try await router.open(url: URL(string: "/users/7")!) },
+            { _ = try await router.run(arguments: ["greet", "ada"]) },
+            { _ = try await router.open(named: "factory") { _ in 1 } },
+            { _ = try await router.open(RouteIntent(url: URL(string: "/users/7")!)) },
+        ]
+        for opening in openings {
+            let error = await #expect(throws: RouteError.self) { try await opening() }
+            #expect(error?.code == .noRouter)
+        }
     }
 }
 

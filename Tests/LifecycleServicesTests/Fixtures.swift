@@ -106,6 +106,23 @@ struct NeedsMetrics: LifecycleModule, ServiceRequiringModule {
     init(context: LifecycleContext) {}
 }
 
+/// Concrete service types, a struct and a class, which nobody provides.
+struct Tally: Sendable {}
+final class Ledger: Sendable {}
+
+/// Require ``Tally`` and ``Ledger``, which nobody provides.
+struct NeedsTally: LifecycleModule, ServiceRequiringModule {
+    static let priority: ModulePriority = .normal
+    static let requiredServices = ServiceRequirements(Tally.self, Ledger.self)
+    init(context: LifecycleContext) {}
+}
+
+struct AlsoNeedsTally: LifecycleModule, ServiceRequiringModule {
+    static let priority: ModulePriority = .normal
+    static let requiredServices = ServiceRequirements(Tally.self)
+    init(context: LifecycleContext) {}
+}
+
 /// A second provider of the database.
 struct ReplicaModule: LifecycleModule, ServiceProvidingModule {
     static let priority: ModulePriority = .normal

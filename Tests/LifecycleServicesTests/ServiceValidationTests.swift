@@ -27,7 +27,12 @@ struct ServiceValidationTests {
         #expect(error?.code == .duplicateServiceProvider)
         #expect(error?.modules.map(short) == ["PoolModule", "ReplicaModule"])
         #expect(error?.description.contains("service `DatabaseClient` is provided by") == true)
-        #expect(error?.description.contains("choose(Provider.self, for: Service.self)") == true)
+        // The fix names the real types, a protocol with `any`, as ExistentialAny requires.
+        #expect(
+            error?.description.contains(
+                "$0.choose(LifecycleServicesTests.PoolModule.self, for: (any DatabaseClient).self)"
+            ) == true
+        )
 
         let (host, _) = try servicesHost([PoolModule.self, ReplicaModule.self, CacheModule.self]) {
             $0.choose(ReplicaModule.self, for: (any DatabaseClient).self)
@@ -58,6 +63,33 @@ struct ServiceValidationTests {
         #expect(error?.modules.map(short) == ["NeedsMetrics"])
         #expect(error?.description.contains("`LifecycleServicesTests.NeedsMetrics` requires service `Metrics`") == true)
         #expect(error?.description.contains("replace it in tests") == true)
+        // The fix as the code must spell it: `(any Metrics).self` for a protocol, under ExistentialAny.
+        #expect(error?.description.contains("`withServices { $0.replace((any Metrics).self) { … } }`") == true)
+    }
+
+    @Test("A manifest without a name of its own is left out of the missing-provider error")
+    func missingProviderUnnamedManifest() throws {
+        let error = #expect(throws: ManifestError.self) {
+            try ApplicationHost(manifest: ModuleManifest([NeedsMetrics.self]).withServices())
+        }
+        #expect(error?.code == .missingServiceProvider)
+        #expect(error?.description.contains("requires service `Metrics`, which no enabled module provides.") == true)
+        #expect(error?.description.contains("`manifest`") == false)
+    }
+
+    @Test("The missing-provider fix spells a concrete service without `any`, and names each service once")
+    func missingConcreteProvider() throws {
+        let error = #expect(throws: ManifestError.self) {
+            try servicesHost([NeedsMetrics.self, NeedsTally.self, AlsoNeedsTally.self])
+        }
+        #expect(error?.code == .missingServiceProvider)
+        #expect(
+            error?.description.contains(
+                "`withServices { $0.replace((any Metrics).self) { … }; $0.replace(Tally.self) { … }; "
+                    + "$0.replace(Ledger.self) { … } }`"
+            ) == true,
+            "\(error?.description ?? "")"
+        )
     }
 
     @Test("A provider disabled in this environment provides nothing: its requirers are refused")

@@ -401,7 +401,9 @@ struct CapabilityScanTests {
                 "/p/App/A.swift:2: warning: `Cache` requires service `Database`, which no module linked into `App` provides"
             ) == true
         )
-        #expect(missing.first?.contains("replace(Database.self)") == true)
+        // The fix as the code must spell it: a protocol with `any` (ExistentialAny), a concrete type without.
+        #expect(missing.first?.contains("$0.replace((any Database).self) { … }") == true)
+        #expect(missing.last?.contains("$0.replace(Clock.self) { … }") == true)
         // Duplicate: a warning at each provision.
         let duplicate = warnings(
             provider.replacingOccurrences(of: "public struct Pool", with: "struct Own"),

@@ -138,6 +138,24 @@ struct BadInputTests {
         #expect(error?.description.contains("listed by `First` and `Second`") == true)
     }
 
+    @Test("A manifest without a name of its own is not called `manifest` in errors")
+    func unnamedManifest() {
+        let empty = #expect(throws: ManifestError.self) { try ApplicationHost(manifest: ModuleManifest([])) }
+        #expect(empty?.code == .emptyManifest)
+        #expect(empty?.description.hasPrefix("The manifest lists no module") == true)
+        let duplicate = #expect(throws: ManifestError.self) {
+            try ApplicationHost(manifest: ModuleManifest([Plain.self, Plain.self]))
+        }
+        #expect(duplicate?.code == .duplicateModule)
+        #expect(
+            duplicate?.description.hasPrefix(
+                "The manifest lists these module types more than once: `\(Plain.moduleName)`."
+            )
+                == true
+        )
+        for error in [empty, duplicate] { #expect(error?.description.contains("`manifest`") == false) }
+    }
+
     @Test("Huge priorities are rejected, not overflowed; arithmetic on priorities saturates")
     func hugePriorities() {
         let error = #expect(throws: ManifestError.self) {

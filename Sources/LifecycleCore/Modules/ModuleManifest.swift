@@ -50,8 +50,19 @@ public struct ModuleManifest: Sendable {
         public var priority: ModulePriority { type.priority }
     }
 
-    /// The manifest's name, used in error messages (typically the target that declares the modules).
+    /// The manifest's name, used in error messages (typically the target that declares the modules). A manifest
+    /// written by hand without a name has the name `manifest`, which error messages leave out.
     public let name: String
+
+    /// The name of a manifest given none: error messages leave it out, rather than say "of manifest
+    /// `manifest`".
+    package static let defaultName = "manifest"
+
+    /// How messages name the manifest called `name`: "manifest `Shop`", or "the manifest" when it has no name
+    /// of its own.
+    package static func called(_ name: String) -> String {
+        name == defaultName ? "the manifest" : "manifest `\(name)`"
+    }
     /// The entries, in manifest order.
     public let entries: [Entry]
     /// The Swift modules whose sources a generated manifest was built from. The completeness check in
