@@ -62,7 +62,7 @@ struct QueueConsumer: WorkingModule {
         // While the application is active: stopped before willResignActive, started again after
         // didBecomeActive. The queue keeps what arrives in the background.
         work.run("consume", .whileActive) { module, context in
-            try await context.withGracefulShutdownHandler {
+            await context.withGracefulShutdownHandler {
                 while let job = await module.queue.next() {
                     module.queue.process(job)
                 }

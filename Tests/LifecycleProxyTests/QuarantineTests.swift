@@ -145,7 +145,7 @@ struct QuarantineTests {
         for _ in 0..<3 { await #expect(throws: LifecycleError.self) { try await host.receiveMemoryWarning() } }
         try await host.waitUntilIdle()
         #expect(host.quarantinedModules.count == 1)
-        let reloaded = try await host.reloadModules(.none)
+        let reloaded = try await host.reloadModules(nil)
         #expect(reloaded.turnedOn == [NormalA.moduleName, NeedsNormalA.moduleName])
         #expect(host.quarantinedModules.isEmpty)
     }
