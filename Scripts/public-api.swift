@@ -3,8 +3,9 @@
 //     swift Scripts/public-api.swift <symbol-graph-dir> <output.md> [<product>...]
 //
 // Scripts/check-docs.sh runs it after its strict build (which emits the graphs) and fails when the result
-// differs from the checked-in Docs/PublicAPI.md; Scripts/test-service-lifecycle.sh does the same for the
-// nested package's library. Toolchain only: Foundation's JSON decoder.
+// differs from the checked-in Docs/PublicAPI.md; Scripts/test-service-lifecycle.sh and
+// Scripts/test-argument-parser.sh (which sets PUBLIC_API_SCRIPT) do the same for the nested packages' libraries.
+// Toolchain only: Foundation's JSON decoder.
 import Foundation
 
 /// The library products, in the order the file lists them: the root package's unless named.
@@ -56,12 +57,14 @@ let directory = URL(fileURLWithPath: arguments[arguments.startIndex])
 let output = URL(fileURLWithPath: arguments[arguments.startIndex + 1])
 let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
 
-/// Which script generates the file and how to rewrite it, and where "public API" is defined.
+/// Which script generates the file and how to rewrite it, and where "public API" is defined. A nested package's
+/// script names itself in `PUBLIC_API_SCRIPT`.
+let nestedScript = ProcessInfo.processInfo.environment["PUBLIC_API_SCRIPT"] ?? "Scripts/test-service-lifecycle.sh"
 let (script, rewrite, definition) =
     named.isEmpty
     ? ("Scripts/check-docs.sh", "Scripts/check-docs.sh --write-api", "[Architecture.md](Architecture.md#public-api)")
     : (
-        "Scripts/test-service-lifecycle.sh", "WRITE_API=1 Scripts/test-service-lifecycle.sh",
+        nestedScript, "WRITE_API=1 \(nestedScript)",
         "the root's [Architecture.md](../../Docs/Architecture.md#public-api)"
     )
 var text = """
