@@ -75,19 +75,18 @@ struct CommandSession: Sendable {
             loop: for await next in steps {
                 switch next {
                 case .signal(let signal):
-                    if state.terminating {
-                        // A second stop signal during termination cuts it short, as under HostRunner.
-                        if state.interruptedBy == nil {
-                            state.interruptedBy = signal
-                            host.interruptTermination()
-                        }
-                    } else if state.signal == nil {
+                    if state.signal == nil {
                         state.signal = signal
                         if state.commandRunning {
                             stopCommand.finish()  // terminate once the command has returned
                         } else if state.launched {
                             terminate(&group)
                         }  // still launching: the host never interrupts a request; terminate once it returns
+                    } else if state.interruptedBy == nil {
+                        // A second one cuts termination short, in progress or still to come, as a second Ctrl-C
+                        // does under HostRunner: the hook running finishes, no further one starts.
+                        state.interruptedBy = signal
+                        host.interruptTermination()
                     }
 
                 case .launched(let error):

@@ -28,8 +28,8 @@ import Darwin
 /// ``main()`` parses with ArgumentParser (`--help`, usage errors and completion scripts are its own), then
 /// runs a hosted subcommand in a host built by ``makeHost(launchOptions:)``: launch, the command, terminate,
 /// in that order. `SIGINT` and `SIGTERM` cancel the command, and the host terminates before the process
-/// exits `128 + n`. Any other subcommand runs as ArgumentParser runs it, with no host. The exit codes are one
-/// table, ``HostedCommandExit``.
+/// exits `128 + n`; a second one cuts termination short. Any other subcommand runs as ArgumentParser runs it,
+/// with no host. The exit codes are one table, ``HostedCommandExit``.
 public protocol HostCommand: AsyncParsableCommand {
     /// The modules the hosted commands' host is built from: usually `.discovered`.
     static var manifest: ModuleManifest { get }

@@ -130,6 +130,18 @@ struct TestRoot: HostCommand {
         #expect(session.host.state == .terminated)
     }
 
+    @Test func aSecondSignalCutsTerminationShort() async throws {
+        let log = Log()
+        let (signals, send) = AsyncStream<UnixSignal>.makeStream()
+        send.yield(.sigterm)  // stops the command, or skips it if launch is not through yet
+        send.yield(.sigint)  // then no willTerminate hook starts
+        let exit = try await session(log, command: "sleep").run(try Sleep.parse([]), signals: signals)
+        #expect(exit.reason == .signalled(.sigint))
+        #expect(exit.code == 130)
+        #expect((exit.error as? LifecycleError)?.code == .interrupted)
+        #expect(!log.all.contains("terminated"))
+    }
+
     @Test func anAbortedLaunchNeverRunsTheCommand() async throws {
         let log = Log()
         let session = try session(log, environment: ["FAIL": "1"], command: "record")
