@@ -28,8 +28,9 @@ public protocol HostedCommand: AsyncParsableCommand, Sendable {
     /// Runs the command on the launched host. Modules have received their launch events; they receive
     /// `willTerminate` once this returns or throws.
     ///
-    /// Cancellation means a `SIGINT` or `SIGTERM` arrived, or the host terminated itself: return soon, the
-    /// host terminates after this returns. What it throws decides the exit code as ArgumentParser decides it
+    /// Cancellation means a `SIGINT` or `SIGTERM` arrived (return soon: the host terminates once this
+    /// returns), or the host terminated itself (a module posted `terminate`, or work failed past its policy:
+    /// the modules have received `willTerminate` already). What it throws decides the exit code as ArgumentParser decides it
     /// (`1`, the code of a thrown `ExitCode`, `64` for a `ValidationError`), unless something the host
     /// reports comes first (Docs/Hosting.md, "With swift-argument-parser").
     mutating func run(on host: ApplicationHost) async throws

@@ -13,7 +13,7 @@ public import LifecycleHosting
 /// | 3 | ``Reason/launchFailed`` | launch aborted (under the `abort` policy the host rolled back): the command never ran |
 /// | 4 | ``Reason/deadlineExceeded`` | termination ran past `terminateDeadline`, or a hook past its budget under `.fail` |
 /// | 128 + n | ``Reason/signalled(_:)`` | signal n (`SIGINT` 130, `SIGTERM` 143) cancelled the command, or cut termination short; the host terminated first |
-/// | 6 | ``Reason/workFailed`` | a module's work failed past its policy and terminated the host; the command was cancelled (a module that posts `terminate` cancels it too; the exit is then the next rows') |
+/// | 6 | ``Reason/workFailed`` | a module's work failed past its policy and terminated the host; the command was cancelled (a module that posts `terminate` ends the host the same way: `willTerminate` runs first, then the command is cancelled, and the next rows decide) |
 /// | the command's | ``Reason/commandFailed(_:)`` | the command threw: ArgumentParser's code for it, `1`, a thrown `ExitCode`'s, `64` for a `ValidationError` |
 /// | 1 | ``Reason/terminateFailed`` | the command returned, but `willTerminate` hooks threw |
 /// | 0 | ``Reason/completed`` | the command returned and every hook did |

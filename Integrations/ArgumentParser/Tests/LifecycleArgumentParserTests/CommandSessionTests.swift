@@ -76,6 +76,20 @@ struct Sleep: HostedCommand {
     }
 }
 
+/// Asks the host to terminate, as a module may, then waits to be cancelled.
+struct Quit: HostedCommand {
+    func run(on host: ApplicationHost) async throws {
+        let log = host.context.launchOptions[LogKey.self]
+        host.context.events.post(.terminate)
+        do {
+            try await Task.sleep(for: .seconds(3_600))
+        } catch {
+            log?.append("cancelled")
+            throw error
+        }
+    }
+}
+
 struct TestRoot: HostCommand {
     static let configuration = CommandConfiguration(subcommands: manifest.commands)
     static var manifest: ModuleManifest { ModuleManifest(name: "Test", [RecordingModule.self]) }
@@ -140,6 +154,18 @@ struct TestRoot: HostCommand {
         #expect(exit.code == 130)
         #expect((exit.error as? LifecycleError)?.code == .interrupted)
         #expect(!log.all.contains("terminated"))
+    }
+
+    @Test func aHostThatTerminatesItselfCancelsTheCommandAfterTerminate() async throws {
+        let log = Log()
+        let session = try session(log, command: "quit")
+        let exit = await session.run(try Quit.parse([]), signals: AsyncStream { _ in })
+        // No work failed: the exit is what the cancelled command threw, as ArgumentParser maps it.
+        #expect(exit.reason == .commandFailed(1))
+        #expect(exit.error is CancellationError)
+        // The host terminated by itself, so its modules' willTerminate ran before the command was cancelled.
+        #expect(log.all == ["launched for quit", "terminated", "cancelled"])
+        #expect(session.host.state == .terminated)
     }
 
     @Test func anAbortedLaunchNeverRunsTheCommand() async throws {
