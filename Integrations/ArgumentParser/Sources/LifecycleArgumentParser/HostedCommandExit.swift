@@ -9,7 +9,7 @@ public import LifecycleHosting
 /// |---|---|---|
 /// | 64 | (ArgumentParser) | a usage error: an unknown subcommand, option or flag, a bad value; nothing was built |
 /// | 0 | (ArgumentParser) | `--help`, `--version`, `--generate-completion-script`; nothing was built |
-/// | 1 | ``Reason/hostNotBuilt`` | the host could not be built (a `ManifestError`), or two modules contribute one command name |
+/// | 1 | ``Reason/hostNotBuilt`` | the host could not be built (a `ManifestError`); also, before parsing, two modules that contribute one command name (``CommandHostingError``) |
 /// | 3 | ``Reason/launchFailed`` | launch aborted (under the `abort` policy the host rolled back): the command never ran |
 /// | 4 | ``Reason/deadlineExceeded`` | termination ran past `terminateDeadline`, or a hook past its budget under `.fail` |
 /// | 128 + n | ``Reason/signalled(_:)`` | signal n (`SIGINT` 130, `SIGTERM` 143) cancelled the command, or cut termination short; the host terminated first |
