@@ -12,12 +12,16 @@ import Darwin
 /// dispatch source reports it instead, once per delivery — two quick `SIGINT`s are two elements.
 ///
 /// Not `Sendable`: the runner installs it, reads its stream, and removes it, in one task.
-package struct ProcessSignals {
-    package let stream: AsyncStream<UnixSignal>
+///
+/// `HostRunner` uses it, and so does the nested package `Integrations/ArgumentParser`, whose commands own
+/// the signals while they run: hence `@_spi(Integrations)`, which is not API (README, "Stability").
+@_spi(Integrations)
+public struct ProcessSignals {
+    public let stream: AsyncStream<UnixSignal>
     private let continuation: AsyncStream<UnixSignal>.Continuation
     private let sources: [(signal: UnixSignal, source: any DispatchSourceSignal)]
 
-    package init(_ signals: some Sequence<UnixSignal>) {
+    public init(_ signals: some Sequence<UnixSignal>) {
         let (stream, continuation) = AsyncStream<UnixSignal>.makeStream()
         let queue = DispatchQueue(label: "ModuleLifecycle.HostRunner.signals")
         var sources: [(UnixSignal, any DispatchSourceSignal)] = []
@@ -45,7 +49,7 @@ package struct ProcessSignals {
     /// the `SIG_IGN` set above (it moves each delivery to its signalfd); a signal that arrives before that
     /// is ignored, and lost. So this waits, at most `timeout`, until no handled signal is still ignored.
     /// Elsewhere the kernel reports ignored signals to the source, and there is nothing to wait for.
-    package func waitUntilWatching(timeout: Duration = .seconds(2)) async {
+    public func waitUntilWatching(timeout: Duration = .seconds(2)) async {
         #if os(Linux)
         let deadline = ContinuousClock.now + timeout
         for (handled, _) in sources {
@@ -58,7 +62,7 @@ package struct ProcessSignals {
 
     /// Whether every handled signal is watched now: on Linux, none is still ignored (see
     /// ``waitUntilWatching(timeout:)``); elsewhere always.
-    package var isWatching: Bool {
+    public var isWatching: Bool {
         #if os(Linux)
         sources.allSatisfy { !Self.isIgnored($0.signal) }
         #else
@@ -76,7 +80,7 @@ package struct ProcessSignals {
     #endif
 
     /// Stops reporting, and gives each signal its default action back.
-    package func remove() {
+    public func remove() {
         for (handled, source) in sources {
             source.cancel()
             _ = signal(handled.rawValue, SIG_DFL)

@@ -1,6 +1,6 @@
 public import ArgumentParser
 public import LifecycleCore
-import LifecycleHosting
+@_spi(Integrations) import LifecycleHosting
 import LifecycleProxy
 
 #if canImport(Glibc)
@@ -108,7 +108,7 @@ extension HostCommand {
         } catch {
             return HostedCommandExit(.hostNotBuilt, error: error)
         }
-        let signals = CommandSignals([.sigint, .sigterm])
+        let signals = ProcessSignals([.sigint, .sigterm])
         defer { signals.remove() }
         await signals.waitUntilWatching()
         let session = CommandSession(host: host) { exitCode(for: $0).rawValue }
