@@ -56,12 +56,14 @@ let directory = URL(fileURLWithPath: arguments[arguments.startIndex])
 let output = URL(fileURLWithPath: arguments[arguments.startIndex + 1])
 let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
 
-/// Which script generates the file and how to rewrite it, and where "public API" is defined.
+/// Which script generates the file and how to rewrite it, and where "public API" is defined. A nested
+/// package's script names itself in `PUBLIC_API_SCRIPT`.
+let nestedScript = ProcessInfo.processInfo.environment["PUBLIC_API_SCRIPT"] ?? "Scripts/test-service-lifecycle.sh"
 let (script, rewrite, definition) =
     named.isEmpty
     ? ("Scripts/check-docs.sh", "Scripts/check-docs.sh --write-api", "[Architecture.md](Architecture.md#public-api)")
     : (
-        "Scripts/test-service-lifecycle.sh", "WRITE_API=1 Scripts/test-service-lifecycle.sh",
+        nestedScript, "WRITE_API=1 \(nestedScript)",
         "the root's [Architecture.md](../../Docs/Architecture.md#public-api)"
     )
 var text = """
