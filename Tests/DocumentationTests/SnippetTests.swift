@@ -41,14 +41,16 @@ struct SnippetTests {
     }
 
     /// The marked regions of every Swift file under Examples/, Tests/DocumentationTests/, Tests/Fixtures/
-    /// (compiled by Scripts/test-discovery-fixture.sh), and the Sources/ and Tests/ of the nested package
-    /// Integrations/ServiceLifecycle (compiled by Scripts/test-service-lifecycle.sh). Not the whole
+    /// (compiled by Scripts/test-discovery-fixture.sh), and the Sources/ and Tests/ of the nested packages
+    /// Integrations/ServiceLifecycle and Integrations/LifecycleVapor (compiled by Scripts/test-service-lifecycle.sh and
+    /// Scripts/test-vapor.sh). Not the whole
     /// Integrations/ folder: a nested package's .build holds the checkouts of its dependencies.
     static func compiledSnippets() throws -> [String] {
         var regions: [String] = []
         let folders = [
             "Examples", "Tests/DocumentationTests", "Tests/Fixtures",
             "Integrations/ServiceLifecycle/Sources", "Integrations/ServiceLifecycle/Tests",
+            "Integrations/LifecycleVapor/Sources", "Integrations/LifecycleVapor/Tests",
         ]
         for folder in folders {
             let base = root.appendingPathComponent(folder)
