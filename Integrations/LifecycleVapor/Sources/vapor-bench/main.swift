@@ -5,15 +5,16 @@ import Logging
 import Vapor
 
 // The cost a Vapor request pays for ModuleLifecycle: its request scope (`RequestScopeMiddleware`) and its
-// module's route gate, against plain Vapor routing. Two applications in one process, on 127.0.0.1, each
-// answering `GET /hello` with "hello" from an async handler: one plain, one whose route a module registered
-// through `context.vapor(for:)`. A load generator on raw sockets sends the same requests to each, the two
-// alternating round by round, at 1 and 64 concurrent clients; each request's round trip counts. Prints min
-// and median per request, for each and as a ratio. Release build: `swift run -c release vapor-bench`
-// (`--quick` for a smoke run, `--rounds N`, `--requests N` per round).
+// module's route gate, against plain Vapor routing. Three applications in one process, on 127.0.0.1, each
+// answering `GET /hello` with "hello" from an async handler: one plain; one plain with an empty
+// `AsyncMiddleware` (what any async middleware costs in Vapor: the chain runs in a task of its own); and one
+// whose route a module registered through `context.vapor(for:)`. A load generator on raw sockets sends the
+// same requests to each, alternating round by round, at 1 and 64 concurrent clients; each request's round
+// trip counts. Prints min and median per request, for each and as ratios. Release build:
+// `swift run -c release vapor-bench` (`--quick` for a smoke run, `--rounds N`, `--requests N` per round).
 //
 // The load generator runs on the same cores as the servers, so the round trips include its cost too, the
-// same for both.
+// same for all three.
 
 /// The module whose route the benchmark measures.
 struct HelloModule: LifecycleModule, SetupStage {
@@ -61,6 +62,18 @@ let plain = try await Application.make(.production)
 plain.get("hello") { _ async in "hello" }
 let plainPort = try await start(plain)
 
+/// An async middleware that does nothing: what any async middleware costs in Vapor (a task per request).
+struct PassThrough: AsyncMiddleware {
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        try await next.respond(to: request)
+    }
+}
+
+let passThrough = try await Application.make(.production)
+passThrough.middleware.use(PassThrough())
+passThrough.get("hello") { _ async in "hello" }
+let passThroughPort = try await start(passThrough)
+
 let modular = try await Application.make(.production)
 try modular.useModules(ModuleManifest(name: "vapor-bench", [HelloModule.self]), launchOptions: LaunchOptions())
 let modularPort = try await start(modular)
@@ -90,11 +103,15 @@ for clients in [1, 64] {
     // Warm-up: connections, caches, the JIT-free code paths once.
     _ = try measure(port: plainPort, clients: clients, requests: min(perRound, 2_000))
     _ = try measure(port: modularPort, clients: clients, requests: min(perRound, 2_000))
-    var figures = (plain: Figures(), modular: Figures())
+    _ = try measure(port: passThroughPort, clients: clients, requests: min(perRound, 2_000))
+    var figures = (plain: Figures(), passThrough: Figures(), modular: Figures())
     for _ in 0..<rounds {
         let a = try measure(port: plainPort, clients: clients, requests: perRound)
         figures.plain.latencies += a.latencies
         figures.plain.elapsed += a.elapsed
+        let c = try measure(port: passThroughPort, clients: clients, requests: perRound)
+        figures.passThrough.latencies += c.latencies
+        figures.passThrough.elapsed += c.elapsed
         let b = try measure(port: modularPort, clients: clients, requests: perRound)
         figures.modular.latencies += b.latencies
         figures.modular.elapsed += b.elapsed
@@ -105,14 +122,22 @@ for clients in [1, 64] {
     }
     print("\(clients) concurrent client(s):")
     print(line("plain Vapor           ", figures.plain))
+    print(line("+ an empty async mw.  ", figures.passThrough))
     print(line("scope + module routing", figures.modular))
     print(
         "  ratio                   min \(String(format: "%.3f", figures.modular.minimum / figures.plain.minimum))x"
             + "  median \(String(format: "%.3f", figures.modular.median / figures.plain.median))x"
             + "  throughput \(String(format: "%.3f", figures.plain.perSecond / figures.modular.perSecond))x"
     )
+    print(
+        "  against the empty async middleware: min "
+            + "\(String(format: "%.3f", figures.modular.minimum / figures.passThrough.minimum))x  median "
+            + "\(String(format: "%.3f", figures.modular.median / figures.passThrough.median))x"
+    )
 }
 
 await stop(plain)  // the modular app stops its server in its shutdown
 try await plain.asyncShutdown()
+await stop(passThrough)
+try await passThrough.asyncShutdown()
 try await modular.asyncShutdown()
