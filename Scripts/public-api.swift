@@ -57,8 +57,8 @@ let directory = URL(fileURLWithPath: arguments[arguments.startIndex])
 let output = URL(fileURLWithPath: arguments[arguments.startIndex + 1])
 let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
 
-/// Which script generates the file and how to rewrite it, and where "public API" is defined. A nested package's
-/// script names itself in `PUBLIC_API_SCRIPT`.
+/// Which script generates the file and how to rewrite it, and where "public API" is defined. A nested
+/// package's script names itself in `PUBLIC_API_SCRIPT`.
 let nestedScript = ProcessInfo.processInfo.environment["PUBLIC_API_SCRIPT"] ?? "Scripts/test-service-lifecycle.sh"
 let (script, rewrite, definition) =
     named.isEmpty

@@ -42,8 +42,8 @@ struct SnippetTests {
 
     /// The marked regions of every Swift file under Examples/, Tests/DocumentationTests/, Tests/Fixtures/
     /// (compiled by Scripts/test-discovery-fixture.sh), and the Sources/ and Tests/ of the nested packages
-    /// Integrations/ServiceLifecycle and Integrations/ArgumentParser (compiled by
-    /// Scripts/test-service-lifecycle.sh and Scripts/test-argument-parser.sh). Not the whole
+    /// Integrations/ServiceLifecycle, Integrations/ArgumentParser and Integrations/LifecycleVapor (compiled by
+    /// Scripts/test-service-lifecycle.sh, Scripts/test-argument-parser.sh and Scripts/test-vapor.sh). Not the whole
     /// Integrations/ folder: a nested package's .build holds the checkouts of its dependencies.
     static func compiledSnippets() throws -> [String] {
         var regions: [String] = []
@@ -51,6 +51,7 @@ struct SnippetTests {
             "Examples", "Tests/DocumentationTests", "Tests/Fixtures",
             "Integrations/ServiceLifecycle/Sources", "Integrations/ServiceLifecycle/Tests",
             "Integrations/ArgumentParser/Sources", "Integrations/ArgumentParser/Tests",
+            "Integrations/LifecycleVapor/Sources", "Integrations/LifecycleVapor/Tests",
         ]
         for folder in folders {
             let base = root.appendingPathComponent(folder)

@@ -1,0 +1,38 @@
+import ExampleFeatures
+import Foundation
+import LifecycleVapor
+import Logging
+import Vapor
+
+/// The example server: `vapor-example serve --port 8080`.
+///
+/// Vapor owns the signals: at SIGTERM or SIGINT its `serve` command returns from `execute()`, and
+/// `asyncShutdown()` runs the host's shutdown: readiness 503, the server stops accepting and answers what is
+/// in flight, then the modules' work stops and they receive `willTerminate`.
+///
+/// Exit codes: 0 after a clean shutdown; 1 when configuration or launch failed (`launchAborted`, a port in
+/// use, an unknown option), or when a `willTerminate` hook threw.
+@main
+enum Entrypoint {
+    static func main() async throws {
+        var environment = try Environment.detect()
+        try LoggingSystem.bootstrap(from: &environment)
+        let app = try await Application.make(environment)
+        let transcript = Transcript()
+        var modules: VaporModuleHost?
+        do {
+            try configure(app, transcript: transcript)
+            modules = app.modules
+            try await app.execute()
+        } catch {
+            app.logger.report(error: error)
+            try? await app.asyncShutdown()
+            transcript.write("exit: failed")
+            exit(1)
+        }
+        try await app.asyncShutdown()
+        let clean = modules?.terminationError == nil
+        transcript.write(clean ? "exit: clean" : "exit: termination failed")
+        exit(clean ? 0 : 1)
+    }
+}
