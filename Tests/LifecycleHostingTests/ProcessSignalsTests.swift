@@ -1,4 +1,4 @@
-import LifecycleHosting
+@_spi(Integrations) import LifecycleHosting
 import Testing
 
 #if canImport(Glibc)
