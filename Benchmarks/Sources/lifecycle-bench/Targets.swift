@@ -502,10 +502,11 @@ private let smokePairs: [SmokePair] = [
     // Resolution measured 1.3-1.4× the hand-written locked dictionary: a 2× regression fails.
     SmokePair(measured: .servicesResolve, reference: .lockedDictionary, limit: 2.4),
     // Messages, short of their targets (Docs/Performance.md): at N=1,000 a sync send measured 34.7× a call
-    // through an existential and a broadcast 6.7× the existential loop. About 1.7× those: a 2× regression
-    // fails.
+    // through an existential, about 1.7× of which is the limit: a 2× regression fails. A broadcast measured
+    // 6.7× the existential loop on 2026-11-25, but 10.3-13.6× (min, three runs) at the base of release 0.1.0
+    // (2692b97, 2026-11-28), so 12× failed CI a third of the time; that drift is issue 35's. 1.5× the worst.
     SmokePair(measured: .messagesSend, reference: .messagesExistentialCall, limit: 60),
-    SmokePair(measured: .messagesBroadcast, reference: .messagesExistentialLoop, limit: 12),
+    SmokePair(measured: .messagesBroadcast, reference: .messagesExistentialLoop, limit: 20),
     // Work, short of its targets (Docs/Performance.md, "Work"): at N=1,000 the host measured 9.5-11.8× the
     // hand-written group sharded as it is, stopping in reverse, and 10.5-14.9× with all stopping together (four
     // quick runs on a loaded machine). 2× the typical ratio (~11×), 1.5× the worst: a 2× regression fails.
