@@ -17,6 +17,12 @@ struct RouteIndex: Sendable {
         var catchAll: Int32 = -1
         /// The terminal of a pattern ending exactly here.
         var terminal: Int32 = -1
+        /// The fewest segments after this node with which a pattern below it (or here) can match: a path with
+        /// fewer left fails here without a look further. `Int32.max` while no pattern passes through.
+        var shortest: Int32 = .max
+        /// The most segments after this node with which a pattern below it (or here) can match, `Int32.max`
+        /// when a `**` is below: a path with more left fails here without a look further.
+        var longest: Int32 = -1
     }
 
     struct Terminal: Sendable {
@@ -48,6 +54,9 @@ struct RouteIndex: Sendable {
             }
         }
         var endsInCatchAll = false
+        // The nodes the pattern passes through, the node it ends at last.
+        var path: [Int32] = [node]
+        path.reserveCapacity(syntax.segments.count + 1)
         for segment in syntax.segments {
             switch segment {
             case .literal(let text):
@@ -62,12 +71,19 @@ struct RouteIndex: Sendable {
             case .wildcard: node = child(of: node, \.wildcard)
             case .catchAll: endsInCatchAll = true
             }
+            // `**` ends the pattern where it is; every other segment moves one node down.
+            if !endsInCatchAll { path.append(node) }
         }
         let slot = endsInCatchAll ? nodes[Int(node)].catchAll : nodes[Int(node)].terminal
         if slot >= 0 { return (false, Int(slot)) }
         terminals.append(Terminal(pattern: pattern, names: syntax.parameterNames))
         let index = Int32(terminals.count - 1)
         if endsInCatchAll { nodes[Int(node)].catchAll = index } else { nodes[Int(node)].terminal = index }
+        for (depth, passed) in path.enumerated() {
+            let left = Int32(path.count - 1 - depth)
+            nodes[Int(passed)].shortest = min(nodes[Int(passed)].shortest, left)
+            nodes[Int(passed)].longest = endsInCatchAll ? .max : max(nodes[Int(passed)].longest, left)
+        }
         return (true, Int(index))
     }
 
@@ -138,6 +154,11 @@ struct RouteIndex: Sendable {
     }
 
     /// Depth first, most specific edge first; `captures` holds the parameters of the path taken.
+    ///
+    /// Each node is visited at most once (it is reached by one path only, at one position), and only if the
+    /// segments left are within its ``Node/shortest`` … ``Node/longest``: a path no pattern below has the
+    /// length of is refused at the first such node, without backtracking through the branches that agree
+    /// with its first segments.
     private func search(
         _ index: Int32,
         _ segments: [String],
@@ -145,6 +166,8 @@ struct RouteIndex: Sendable {
         _ captures: inout [String]
     ) -> (terminal: Int32, rest: String?)? {
         let node = nodes[Int(index)]
+        let left = segments.count - position
+        guard left >= Int(node.shortest), left <= Int(node.longest) else { return nil }
         guard position < segments.count else {
             if node.terminal >= 0 { return (node.terminal, nil) }
             if node.catchAll >= 0 { return (node.catchAll, "") }

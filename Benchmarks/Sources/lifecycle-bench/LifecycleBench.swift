@@ -166,6 +166,7 @@ extension LifecycleBench {
             for n in options.routeSizes {
                 log("N=\(grouped(n)) routes: building the tries")
                 cases += routeMatchCases(n, inputs: options.routeInputs, hummingbird: !options.quick, only: ids)
+                cases += overlappingRouteCases(n, matches: RouteTable.inputCount(options.routeInputs), only: ids)
             }
         }
         if systems.contains(where: { $0.group == .routeChain }) {

@@ -469,3 +469,155 @@ func routeChainCases(only: [String]) -> [BenchCase] {
     }
     return cases
 }
+
+// MARK: - The overlapping table
+
+/// N routes that overlap as much as routes can: nine segments, each `a`, a parameter or `*`, so every path of
+/// nine segments made of `a` and other words matches many of them. The 3⁹ = 19,683 patterns are shuffled
+/// once, with a fixed seed, and the first N kept: a subset, the same at every run.
+///
+/// The misses are paths of eight and ten segments, of `a` alone or `a` and `b` in turn: every branch of the
+/// trie agrees with their first eight segments, so a search that backtracks through whatever matches so far
+/// visits the whole table before it gives up. The hits are sixteen paths of nine segments, of `a` and `b`,
+/// whose expected route is the most specific matching pattern, found by comparing every pattern (a literal
+/// before a parameter before `*`, segment by segment from the left). Checked before anything is measured.
+struct OverlappingRouteTable {
+    static let segmentCount = 9
+    static let misses = [
+        "/a/a/a/a/a/a/a/a/a/a", "/a/a/a/a/a/a/a/a", "/a/b/a/b/a/b/a/b/a/b", "/b/a/b/a/b/a/b/a",
+    ]
+
+    /// The patterns; a pattern's value is its index.
+    let patterns: [String]
+    /// Each pattern's segments as kinds: 0 for `a`, 1 for a parameter, 2 for `*`.
+    let kinds: [[UInt8]]
+    /// The hits, paths of nine segments that some pattern matches.
+    let hits: [String]
+    /// For each hit, the index of the pattern it must match.
+    let expectedHits: [Int]
+
+    init(count: Int) {
+        precondition(count <= 19_683, "the overlapping table has 3⁹ = 19,683 routes at most")
+        var order = Array(0..<19_683)
+        var state: UInt64 = 0x5DEE_CE66_D1CE_4E5B
+        func next() -> UInt64 {
+            // SplitMix64: a fixed shuffle, whatever the platform.
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        for index in stride(from: order.count - 1, to: 0, by: -1) {
+            order.swapAt(index, Int(next() % UInt64(index + 1)))
+        }
+        var patterns: [String] = []
+        var kinds: [[UInt8]] = []
+        for number in order.prefix(count) {
+            var digits: [UInt8] = []
+            var rest = number
+            for _ in 0..<Self.segmentCount {
+                digits.append(UInt8(rest % 3))
+                rest /= 3
+            }
+            kinds.append(digits)
+            patterns.append(
+                digits.enumerated().map { position, kind in
+                    switch kind {
+                    case 0: "/a"
+                    case 1: "/:p\(position)"
+                    default: "/*"
+                    }
+                }.joined()
+            )
+        }
+        self.patterns = patterns
+        self.kinds = kinds
+        var hits: [String] = []
+        var expectedHits: [Int] = []
+        var candidate = 0
+        // Paths of `a` and `b` by the bits of 0, 37, 74, …: the first sixteen some pattern matches.
+        while hits.count < 16, candidate < 512 {
+            let letters = (0..<Self.segmentCount).map { ((candidate * 37) >> $0) & 1 == 0 ? "a" : "b" }
+            candidate += 1
+            guard let best = Self.mostSpecific(kinds, letters) else { continue }
+            hits.append("/" + letters.joined(separator: "/"))
+            expectedHits.append(best)
+        }
+        self.hits = hits
+        self.expectedHits = expectedHits
+    }
+
+    /// The index of the most specific pattern among `kinds` that matches the nine segments `letters`.
+    static func mostSpecific(_ kinds: [[UInt8]], _ letters: [String]) -> Int? {
+        var best: Int?
+        for (index, pattern) in kinds.enumerated()
+        where zip(pattern, letters).allSatisfy({ $0.0 != 0 || $0.1 == "a" }) {
+            if let current = best, !pattern.lexicographicallyPrecedes(kinds[current]) { continue }
+            best = index
+        }
+        return best
+    }
+
+    /// The `RouteTrie` of the patterns.
+    func routeTrie() -> RouteTrie<Int> {
+        var trie = RouteTrie<Int>()
+        for (index, pattern) in patterns.enumerated() {
+            do {
+                if let existing = try trie.insert(RoutePattern(pattern), index) {
+                    fatalError("overlapping routes: \(pattern) has the shape of \(existing.pattern)")
+                }
+            } catch {
+                fatalError("overlapping routes: \(pattern) does not insert: \(error)")
+            }
+        }
+        return trie
+    }
+}
+
+/// The overlapping rows for a table of `count` routes: one repetition is `matches` matches, the inputs in
+/// turn, so the report's division by the ordinary table's inputs gives one match.
+func overlappingRouteCases(_ count: Int, matches: Int, only: [String]) -> [BenchCase] {
+    func selected(_ system: System) -> Bool { only.isEmpty || only.contains { system.id.hasPrefix($0) } }
+    let wanted = [System.routeOverlapMiss, .routeOverlapHit].filter(selected)
+    guard !wanted.isEmpty else { return [] }
+    let table = OverlappingRouteTable(count: count)
+    let trie = table.routeTrie()
+    for miss in OverlappingRouteTable.misses {
+        if let found = trie.match(path: miss) {
+            fatalError("overlapping routes, N=\(grouped(count)): \(miss) matched \(table.patterns[found.value])")
+        }
+    }
+    for (hit, expected) in zip(table.hits, table.expectedHits) {
+        let found = trie.match(path: hit)?.value
+        guard found == expected else {
+            fatalError(
+                "overlapping routes, N=\(grouped(count)): \(hit) matched \(found.map { table.patterns[$0] } ?? "nothing"), "
+                    + "expected \(table.patterns[expected])"
+            )
+        }
+    }
+    let ninesMissed = (0..<512).filter { bits in
+        trie.match(path: "/" + (0..<9).map { (bits >> $0) & 1 == 0 ? "a" : "b" }.joined(separator: "/")) == nil
+    }.count
+    log(
+        "N=\(grouped(count)) overlapping routes: \(table.hits.count) hits; "
+            + "\(ninesMissed) of the 512 nine-segment paths of a and b miss"
+    )
+    var cases: [BenchCase] = []
+    for system in wanted {
+        let inputs = system == .routeOverlapMiss ? OverlappingRouteTable.misses : table.hits
+        let expected = system == .routeOverlapMiss ? inputs.map { _ in -1 } : table.expectedHits
+        let cycled = (0..<matches).map { inputs[$0 % inputs.count] }
+        let expectedCycled = (0..<matches).map { expected[$0 % expected.count] }
+        cases.append(
+            BenchCase(system: system, modules: count, expectedTicks: nil) { meter, iterations in
+                meter.begin()
+                let wrong = matchPaths(trie, cycled, expectedCycled, iterations)
+                meter.end()
+                if wrong != 0 { fatalError("\(system.id) at N=\(grouped(count)): \(wrong) wrong matches") }
+            }
+        )
+    }
+    return cases
+}

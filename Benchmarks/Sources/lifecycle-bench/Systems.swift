@@ -513,6 +513,19 @@ extension System {
         isLibrary: false
     )
 
+    static let routeOverlapMiss = System(
+        id: "route-overlap-miss",
+        label: "RouteTrie.match(path:), overlapping table (N of the 3⁹ patterns over a, :p, *): misses",
+        group: .routeMatch,
+        isLibrary: true
+    )
+    static let routeOverlapHit = System(
+        id: "route-overlap-hit",
+        label: "RouteTrie.match(path:), overlapping table: hits of nine segments",
+        group: .routeMatch,
+        isLibrary: true
+    )
+
     // MARK: Scopes
 
     static let scopeDefaultBudget = System(
@@ -574,7 +587,7 @@ extension System {
         .messagesSend, .messagesSendAsync, .messagesExistentialCall, .messagesBroadcast, .messagesExistentialLoop,
         .messagesNotificationCenter, .routeTriePath, .routeTrieURL, .hummingbirdTrie, .chainInline, .chainBudget,
         .chainNone, .chainHand, .scopeDefaultBudget, .scopeNoBudget, .scopePartsBare, .scopePartsActions,
-        .scopePartsBehaviors, .scopeHand,
+        .scopePartsBehaviors, .scopeHand, .routeOverlapMiss, .routeOverlapHit,
     ]
 }
 

@@ -593,6 +593,23 @@ func evaluateRoutingTargets(_ table: ResultTable) -> [TargetCheck] {
     } else {
         checks.append(notMeasured(chainName, "≤ 3× (min)"))
     }
+
+    // Issue 35: a miss among heavily overlapping routes costs about as much at 10,000 routes as at 100.
+    let overlapName = "overlapping routes, miss growth"
+    let overlapRequirement = "a miss at N=10,000 routes ≤ 2× at N=100 (min)"
+    if let growth = routeGrowth(.routeOverlapMiss, table) {
+        let hits = routeGrowth(.routeOverlapHit, table).map { "; hits of nine segments \(significant($0.min))×" }
+        checks.append(
+            TargetCheck(
+                name: overlapName,
+                requirement: overlapRequirement,
+                measured: "\(significant(growth.min))× (median \(significant(growth.median))×)\(hits ?? "")",
+                met: growth.min <= 2
+            )
+        )
+    } else {
+        checks.append(notMeasured(overlapName, overlapRequirement))
+    }
     return checks
 }
 
@@ -603,7 +620,7 @@ private func routeGrowth(_ system: System, _ table: ResultTable) -> (min: Double
 }
 
 /// The systems the routing smoke checks measure; quick mode measures only these.
-let routingSmokeSystems: [System] = [.routeTriePath, .chainInline, .chainHand]
+let routingSmokeSystems: [System] = [.routeTriePath, .chainInline, .chainHand, .routeOverlapMiss]
 
 /// CI's routing smoke checks, on the minima, with generous limits for a shared two-core machine:
 ///
@@ -612,6 +629,9 @@ let routingSmokeSystems: [System] = [.routeTriePath, .chainInline, .chainHand]
 /// - opening a route through ten interceptors without a budget against the same calls by hand: at most 10×,
 ///   about 1.6× the 6.0–6.2× measured after the chain's fixes, so a 2× regression fails. The target is 3×
 ///   (`evaluateRoutingTargets`); tighten this limit when the chain gets there.
+/// - a miss among overlapping routes (`route-overlap-miss`) at 10,000 routes against itself at 100: at most
+///   5×. It measured 0.95–1.02× once a branch refuses a path of a length none of its patterns has; the search
+///   that backtracked through every branch agreeing with the path so far measured 29–37×.
 func routingSmokeChecks(_ table: ResultTable) -> [TargetCheck] {
     var checks: [TargetCheck] = []
     if let growth = routeGrowth(.routeTriePath, table) {
@@ -634,11 +654,22 @@ func routingSmokeChecks(_ table: ResultTable) -> [TargetCheck] {
             )
         )
     }
+    if let growth = routeGrowth(.routeOverlapMiss, table) {
+        checks.append(
+            TargetCheck(
+                name: "smoke: \(System.routeOverlapMiss.id) at N=10,000 vs at N=100 routes",
+                requirement: "≤ \(significant(overlapGrowthLimit))× (min)",
+                measured: "\(significant(growth.min))×",
+                met: growth.min <= overlapGrowthLimit
+            )
+        )
+    }
     return checks
 }
 
 private let routeGrowthLimit = 5.0
 private let chainLimit = 10.0
+private let overlapGrowthLimit = 5.0
 
 /// The systems of the routing smoke checks that failed in `table`, to measure again.
 func failingRoutingSmokeSystems(_ table: ResultTable) -> Set<String> {
@@ -648,6 +679,9 @@ func failingRoutingSmokeSystems(_ table: ResultTable) -> Set<String> {
     }
     if let ratio = table.ratio(.chainInline, .chainHand, chainInterceptors.count), ratio.min > chainLimit {
         systems.formUnion([System.chainInline.id, System.chainHand.id])
+    }
+    if let growth = routeGrowth(.routeOverlapMiss, table), growth.min > overlapGrowthLimit {
+        systems.insert(System.routeOverlapMiss.id)
     }
     return systems
 }
