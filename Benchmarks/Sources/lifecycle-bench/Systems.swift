@@ -496,7 +496,7 @@ extension System {
     )
     static let chainBudget = System(
         id: "route-chain-budget",
-        label: "router.open(route), 10 interceptors, the default budget (a task and a watchdog per opening)",
+        label: "router.open(route), 10 interceptors, the default budget (a task per opening, on the host's watchdog)",
         group: .routeChain,
         isLibrary: true
     )

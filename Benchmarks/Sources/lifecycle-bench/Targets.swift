@@ -610,6 +610,28 @@ func evaluateRoutingTargets(_ table: ResultTable) -> [TargetCheck] {
     } else {
         checks.append(notMeasured(overlapName, overlapRequirement))
     }
+
+    // Issue 35: the route chain in the configuration a user gets, the default interceptor budget.
+    let budgetName = "route chain, default budget"
+    let budgetRequirement =
+        "10 interceptors: ≤ 3× ten direct async calls and ≤ 2 heap allocations per opening; without a budget ≤ 2× (min)"
+    if let budgeted = table.ratio(.chainBudget, .chainHand, chainInterceptors.count),
+        let inline = table.ratio(.chainInline, .chainHand, chainInterceptors.count)
+    {
+        let allocations = table.find(.chainBudget, chainInterceptors.count)?.allocationsPerRepetition
+        checks.append(
+            TargetCheck(
+                name: budgetName,
+                requirement: budgetRequirement,
+                measured: "default budget \(significant(budgeted.min))× (median \(significant(budgeted.median))×), "
+                    + "\(allocations.map { significant($0) } ?? "uncounted") allocations; without a budget "
+                    + "\(significant(inline.min))× (median \(significant(inline.median))×)",
+                met: budgeted.min <= 3 && (allocations ?? .infinity) <= 2 && inline.min <= 2
+            )
+        )
+    } else {
+        checks.append(notMeasured(budgetName, budgetRequirement))
+    }
     return checks
 }
 
@@ -620,7 +642,7 @@ private func routeGrowth(_ system: System, _ table: ResultTable) -> (min: Double
 }
 
 /// The systems the routing smoke checks measure; quick mode measures only these.
-let routingSmokeSystems: [System] = [.routeTriePath, .chainInline, .chainHand, .routeOverlapMiss]
+let routingSmokeSystems: [System] = [.routeTriePath, .chainInline, .chainHand, .routeOverlapMiss, .chainBudget]
 
 /// CI's routing smoke checks, on the minima, with generous limits for a shared two-core machine:
 ///
@@ -632,6 +654,10 @@ let routingSmokeSystems: [System] = [.routeTriePath, .chainInline, .chainHand, .
 /// - a miss among overlapping routes (`route-overlap-miss`) at 10,000 routes against itself at 100: at most
 ///   5×. It measured 0.95–1.02× once a branch refuses a path of a length none of its patterns has; the search
 ///   that backtracked through every branch agreeing with the path so far measured 29–37×.
+/// - heap allocations per opening through ten interceptors with the default budget: at most 22. The design
+///   with a task and a watchdog task per opening allocated 25.3 (2026-11-25); one task per opening on the
+///   host's one watchdog measures 16–19 (the count moves with whether the chain's task has finished when the
+///   caller starts waiting). Allocations, not time: the count does not move with the machine's load.
 func routingSmokeChecks(_ table: ResultTable) -> [TargetCheck] {
     var checks: [TargetCheck] = []
     if let growth = routeGrowth(.routeTriePath, table) {
@@ -664,12 +690,23 @@ func routingSmokeChecks(_ table: ResultTable) -> [TargetCheck] {
             )
         )
     }
+    if let allocations = table.find(.chainBudget, chainInterceptors.count)?.allocationsPerRepetition {
+        checks.append(
+            TargetCheck(
+                name: "smoke: \(System.chainBudget.id) heap allocations per opening",
+                requirement: "≤ \(significant(budgetAllocationLimit))",
+                measured: significant(allocations),
+                met: allocations <= budgetAllocationLimit
+            )
+        )
+    }
     return checks
 }
 
 private let routeGrowthLimit = 5.0
 private let chainLimit = 10.0
 private let overlapGrowthLimit = 5.0
+private let budgetAllocationLimit = 22.0
 
 /// The systems of the routing smoke checks that failed in `table`, to measure again.
 func failingRoutingSmokeSystems(_ table: ResultTable) -> Set<String> {
@@ -682,6 +719,11 @@ func failingRoutingSmokeSystems(_ table: ResultTable) -> Set<String> {
     }
     if let growth = routeGrowth(.routeOverlapMiss, table), growth.min > overlapGrowthLimit {
         systems.insert(System.routeOverlapMiss.id)
+    }
+    if let allocations = table.find(.chainBudget, chainInterceptors.count)?.allocationsPerRepetition,
+        allocations > budgetAllocationLimit
+    {
+        systems.insert(System.chainBudget.id)
     }
     return systems
 }
