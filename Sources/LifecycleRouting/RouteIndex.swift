@@ -156,7 +156,7 @@ struct RouteIndex: Sendable {
     /// Depth first, most specific edge first; `captures` holds the parameters of the path taken.
     ///
     /// Each node is visited at most once (it is reached by one path only, at one position), and only if the
-    /// segments left are within its ``Node/shortest`` … ``Node/longest``: a path no pattern below has the
+    /// segments left are within its `shortest` … `longest`: a path no pattern below has the
     /// length of is refused at the first such node, without backtracking through the branches that agree
     /// with its first segments.
     private func search(
