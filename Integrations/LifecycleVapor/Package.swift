@@ -66,14 +66,18 @@ let package = Package(
             plugins: [.plugin(name: "ModuleDiscoveryPlugin", package: "ModuleLifecycle")]
         ),
         // The benchmark: a request through the request scope and a module's gated route against plain Vapor
-        // routing, side by side, with a load generator on raw sockets. Release build; not run in CI.
+        // routing, and a handler with everything on its path (scope, services, router, a message) against the
+        // same work by hand, side by side, with a load generator on raw sockets. Release build; not run in CI.
         .executableTarget(
             name: "vapor-bench",
             dependencies: [
                 .target(name: "LifecycleVapor"),
                 .product(name: "LifecycleCore", package: "ModuleLifecycle"),
+                .product(name: "LifecycleMessaging", package: "ModuleLifecycle"),
                 .product(name: "LifecycleProxy", package: "ModuleLifecycle"),
+                .product(name: "LifecycleRouting", package: "ModuleLifecycle"),
                 .product(name: "LifecycleScopes", package: "ModuleLifecycle"),
+                .product(name: "LifecycleServices", package: "ModuleLifecycle"),
                 .product(name: "Vapor", package: "vapor"),
             ]
         ),

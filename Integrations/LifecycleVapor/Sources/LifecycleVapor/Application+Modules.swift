@@ -9,10 +9,10 @@ extension Application {
     ///     try app.useModules(.discovered)
     ///
     /// It builds an `ApplicationHost` whose launch options carry this application (modules reach it with
-    /// `context.vapor(for:)`), gives the manifest scopes if it has none, adds ``RequestScopeMiddleware``
-    /// to `app.middleware`, and registers a ``VaporModuleHost`` as a lifecycle handler: the host launches in
-    /// Vapor's async boot and terminates in its shutdown. Register the health routes with
-    /// ``VaporModuleHost/registerHealthRoutes(on:)``.
+    /// `context.vapor(for:)`), gives the manifest scopes if it has none, and registers a ``VaporModuleHost``
+    /// as a lifecycle handler: the host launches in Vapor's async boot and terminates in its shutdown, and
+    /// every route registered until then runs in a request scope (`req.modules.scope`). Register the health
+    /// routes with ``VaporModuleHost/registerHealthRoutes(on:)``.
     ///
     /// - Parameters:
     ///   - manifest: the modules; `.discovered` for the plugin's.
@@ -42,9 +42,6 @@ extension Application {
         let modules = VaporModuleHost(host: host, drainDelay: drainDelay)
         reference.attach(modules)
         storage[VaporModuleHostKey.self] = modules
-        if let scopes = host.scopes {
-            middleware.use(RequestScopeMiddleware(scopes: scopes), at: .end)
-        }
         lifecycle.use(modules)
         return modules
     }

@@ -44,18 +44,3 @@ final class ModuleGate: Sendable {
         return nil
     }
 }
-
-/// The middleware in front of a module's routes (`VaporModuleContext.routes`): 503 while the module
-/// launches, failed to launch, or is quarantined; 404 once it is switched off or removed. A synchronous
-/// middleware: the check reads atomics and the host's lists without awaiting, and costs no task.
-struct ModuleGateMiddleware: Middleware {
-    let gate: ModuleGate
-    let host: ApplicationHost
-
-    func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
-        if let refusal = gate.refusal(in: host) {
-            return request.eventLoop.makeFailedFuture(refusal)
-        }
-        return next.respond(to: request)
-    }
-}

@@ -16,7 +16,8 @@ extension Request {
 public struct RequestModules: Sendable {
     let request: Request
 
-    /// The request's scope, from ``RequestScopeMiddleware``; `nil` outside it.
+    /// The request's scope, begun before the route's handler ran; `nil` outside one (a route registered
+    /// after the host launched).
     public var scope: Scope? { request.storage[RequestScopeKey.self] }
 
     /// The application's host, or `nil` when it runs none.

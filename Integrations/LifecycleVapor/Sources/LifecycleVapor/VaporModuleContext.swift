@@ -20,11 +20,11 @@ public struct VaporModuleContext: Sendable {
     let gate: ModuleGate
     let host: ApplicationHost
 
-    /// Where the module registers its routes: `application.routes` behind the module's gate. A route here
-    /// answers 503 until the module's launch hooks succeeded, 503 if one threw or while the module is
-    /// quarantined, and 404 once the module is switched off or removed.
+    /// Where the module registers its routes: `application.routes` behind the module's gate, each in a
+    /// request scope. A route here answers 503 until the module's launch hooks succeeded, 503 if one threw
+    /// or while the module is quarantined, and 404 once the module is switched off or removed.
     public var routes: any RoutesBuilder {
-        application.routes.grouped(ModuleGateMiddleware(gate: gate, host: host))
+        ModuleRoutes(base: application.routes, gate: gate, host: host)
     }
 }
 

@@ -76,9 +76,13 @@ public final class VaporModuleHost: LifecycleHandler, Sendable {
     /// Nothing: the async boot does not call the synchronous one.
     public func willBootAsync(_ application: Application) async throws {}
 
-    /// Launches the host, then opens the routes of every module whose launch hooks succeeded and starts the
-    /// liveness probe. Throws the launch's `LifecycleError` unless it is `hookFailed` (the `continue`
-    /// policy), which it logs.
+    /// Launches the host, then runs every route of the application that a module did not register in a
+    /// request scope, opens the routes of every module whose launch hooks succeeded, and starts the liveness
+    /// probe. Throws the launch's `LifecycleError` unless it is `hookFailed` (the `continue` policy), which
+    /// it logs.
+    ///
+    /// Routes registered after this (by a lifecycle handler that boots later) run without a scope: Vapor
+    /// fixes its routes when its server starts, right after the boot.
     public func didBootAsync(_ application: Application) async throws {
         var failures: [HookFailure] = []
         do {
@@ -87,6 +91,10 @@ public final class VaporModuleHost: LifecycleHandler, Sendable {
             guard error.code == .hookFailed else { throw error }  // launchAborted: Vapor's startup fails
             failures = error.failures
             application.logger.error("modules: launch hooks failed, their routes stay closed: \(error)")
+        }
+        let scopes = host.scopes
+        for route in application.routes.all where !route.isScoped {
+            route.responder = RequestScopeResponder(wrapping: route.responder, scopes: scopes, gate: nil, host: host)
         }
         let failed = Set(failures.map(\.participant.name))
         let gates = state.withLock { state in

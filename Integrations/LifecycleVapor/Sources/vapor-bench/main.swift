@@ -4,19 +4,27 @@ import LifecycleVapor
 import Logging
 import Vapor
 
-// The cost a Vapor request pays for ModuleLifecycle: its request scope (`RequestScopeMiddleware`) and its
-// module's route gate, against plain Vapor routing. Three applications in one process, on 127.0.0.1, each
-// answering `GET /hello` with "hello" from an async handler: one plain; one plain with an empty
-// `AsyncMiddleware` (what any async middleware costs in Vapor: the chain runs in a task of its own); and one
-// whose route a module registered through `context.vapor(for:)`. A load generator on raw sockets sends the
-// same requests to each, alternating round by round, at 1 and 64 concurrent clients; each request's round
-// trip counts. Prints min and median per request, for each and as ratios. Release build:
-// `swift run -c release vapor-bench` (`--quick` for a smoke run, `--rounds N`, `--requests N` per round).
+// What a Vapor request pays for ModuleLifecycle, in two comparisons, each side by side in one process on
+// 127.0.0.1, with a load generator on raw sockets at 1 and 64 concurrent clients:
+//
+// - "request cost": `GET /hello` answering "hello" from an async handler, in a plain app; in a plain app with
+//   an empty `AsyncMiddleware` (what any async middleware costs in Vapor: the chain runs in a task of its
+//   own, which is why the request scope is not a middleware); and from a module's route, behind its gate and
+//   in a request scope (`RequestScopeResponder`).
+// - "end to end": `GET /orders/7` with everything a module's request path can carry (two global scope
+//   actions, an adopted behavior, three scoped services, a route opened through three interceptors, a
+//   message to another module) against the same work written by hand (`EndToEnd.swift`).
+//
+// The sides take turns, round by round, each round starting with another side. For each side: round trip
+// min, p50 and p99, requests per second, and the process's CPU time per request (server and load
+// generator: the figure that holds on a loaded machine, where waiting for a core inflates the latencies).
+// Release build: `swift run -c release vapor-bench` (`--quick` for a smoke run, `--rounds N`, `--requests N`
+// per round and side, `--only cost` or `--only end-to-end`).
 //
 // The load generator runs on the same cores as the servers, so the round trips include its cost too, the
-// same for all three.
+// same for every side.
 
-/// The module whose route the benchmark measures.
+/// The module whose route the request-cost comparison measures.
 struct HelloModule: LifecycleModule, SetupStage {
     static let priority: ModulePriority = .normal
     init(context: LifecycleContext) {}
@@ -26,9 +34,16 @@ struct HelloModule: LifecycleModule, SetupStage {
     }
 }
 
-func argument(_ name: String) -> Int? {
+/// An async middleware that does nothing: what any async middleware costs in Vapor (a task per request).
+struct PassThrough: AsyncMiddleware {
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        try await next.respond(to: request)
+    }
+}
+
+func argument(_ name: String) -> String? {
     CommandLine.arguments.firstIndex(of: name).flatMap { index in
-        CommandLine.arguments.indices.contains(index + 1) ? Int(CommandLine.arguments[index + 1]) : nil
+        CommandLine.arguments.indices.contains(index + 1) ? CommandLine.arguments[index + 1] : nil
     }
 }
 
@@ -39,13 +54,9 @@ LoggingSystem.bootstrap { label in
 }
 
 let quick = CommandLine.arguments.contains("--quick")
-let rounds = argument("--rounds") ?? (quick ? 1 : 5)
-let perRound = argument("--requests") ?? (quick ? 2_000 : 20_000)
-
-/// Stops `app`'s server.
-func stop(_ app: Application) async {
-    await app.server.shutdown()
-}
+let rounds = argument("--rounds").flatMap(Int.init) ?? (quick ? 1 : 5)
+let perRound = argument("--requests").flatMap(Int.init) ?? (quick ? 2_000 : 20_000)
+let only = argument("--only")
 
 /// Starts `app` on a free loopback port and returns the port.
 func start(_ app: Application) async throws -> Int {
@@ -58,86 +69,138 @@ func start(_ app: Application) async throws -> Int {
     return port
 }
 
-let plain = try await Application.make(.production)
-plain.get("hello") { _ async in "hello" }
-let plainPort = try await start(plain)
-
-/// An async middleware that does nothing: what any async middleware costs in Vapor (a task per request).
-struct PassThrough: AsyncMiddleware {
-    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        try await next.respond(to: request)
-    }
+/// Stops `app`: its server (a host's app stops it in its own shutdown), then the app.
+func stop(_ app: Application) async throws {
+    if app.modules == nil { await app.server.shutdown() }
+    try await app.asyncShutdown()
 }
 
-let passThrough = try await Application.make(.production)
-passThrough.middleware.use(PassThrough())
-passThrough.get("hello") { _ async in "hello" }
-let passThroughPort = try await start(passThrough)
+/// One side of a comparison: a server, and the path every request asks.
+struct Side {
+    let name: String
+    let port: Int
+    let path: String
+}
 
-let modular = try await Application.make(.production)
-try modular.useModules(ModuleManifest(name: "vapor-bench", [HelloModule.self]), launchOptions: LaunchOptions())
-let modularPort = try await start(modular)
-
+/// What one side measured over every round.
 struct Figures {
     var latencies: [UInt64] = []
     var elapsed: Duration = .zero
+    /// The process's CPU time per request in each round, in µs.
+    var cpuPerRequest: [Double] = []
 
-    var sorted: [UInt64] { latencies.sorted() }
-    var minimum: Double { Double(sorted.first ?? 0) / 1_000 }
-    var median: Double { Double(sorted[sorted.count / 2]) / 1_000 }
+    func percentile(_ fraction: Double, of sorted: [UInt64]) -> Double {
+        Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]) / 1_000
+    }
     var perSecond: Double {
         let seconds = Double(elapsed.components.seconds) + 1e-18 * Double(elapsed.components.attoseconds)
         return Double(latencies.count) / seconds
     }
+    var cpuMinimum: Double { cpuPerRequest.min() ?? 0 }
+    var cpuMedian: Double { cpuPerRequest.sorted()[cpuPerRequest.count / 2] }
+
+    /// min, p50, p99 in µs.
+    var summary: (min: Double, p50: Double, p99: Double) {
+        let sorted = latencies.sorted()
+        return (Double(sorted.first ?? 0) / 1_000, percentile(0.5, of: sorted), percentile(0.99, of: sorted))
+    }
 }
 
-func measure(port: Int, clients: Int, requests: Int) throws -> (latencies: [UInt64], elapsed: Duration) {
+/// The CPU time this process has used, user and system, in µs.
+func processCPUTime() -> Double {
+    var usage = rusage()
+    #if canImport(Glibc)
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    #else
+    getrusage(RUSAGE_SELF, &usage)
+    #endif
+    func microseconds(_ time: timeval) -> Double { Double(time.tv_sec) * 1e6 + Double(time.tv_usec) }
+    return microseconds(usage.ru_utime) + microseconds(usage.ru_stime)
+}
+
+/// Sends `requests` requests to `side` from `clients` clients.
+func measure(_ side: Side, clients: Int, requests: Int) throws -> (latencies: [UInt64], elapsed: Duration, cpu: Double)
+{
     let clock = ContinuousClock()
     let start = clock.now
-    let latencies = try LoadGenerator(port: port, path: "/hello", clients: clients, requests: requests).run()
-    return (latencies, clock.now - start)
+    let cpu = processCPUTime()
+    let latencies = try LoadGenerator(port: side.port, path: side.path, clients: clients, requests: requests).run()
+    return (latencies, clock.now - start, (processCPUTime() - cpu) / Double(requests))
 }
 
-print("vapor-bench: \(rounds) round(s) of \(perRound) requests per side and concurrency, alternating")
-for clients in [1, 64] {
-    // Warm-up: connections, caches, the JIT-free code paths once.
-    _ = try measure(port: plainPort, clients: clients, requests: min(perRound, 2_000))
-    _ = try measure(port: modularPort, clients: clients, requests: min(perRound, 2_000))
-    _ = try measure(port: passThroughPort, clients: clients, requests: min(perRound, 2_000))
-    var figures = (plain: Figures(), passThrough: Figures(), modular: Figures())
-    for _ in 0..<rounds {
-        let a = try measure(port: plainPort, clients: clients, requests: perRound)
-        figures.plain.latencies += a.latencies
-        figures.plain.elapsed += a.elapsed
-        let c = try measure(port: passThroughPort, clients: clients, requests: perRound)
-        figures.passThrough.latencies += c.latencies
-        figures.passThrough.elapsed += c.elapsed
-        let b = try measure(port: modularPort, clients: clients, requests: perRound)
-        figures.modular.latencies += b.latencies
-        figures.modular.elapsed += b.elapsed
+func format(_ value: Double, _ width: Int = 7) -> String { String(format: "%\(width).1f", value) }
+func ratio(_ value: Double) -> String { String(format: "%.3fx", value) }
+
+/// Measures `sides` at 1 and 64 clients, taking turns, and prints each side and its ratios to the first.
+func compare(_ title: String, _ sides: [Side]) throws {
+    print("\(title): \(rounds) round(s) of \(perRound) requests per side and concurrency, taking turns")
+    for clients in [1, 64] {
+        for side in sides { _ = try measure(side, clients: clients, requests: min(perRound, 2_000)) }  // warm-up
+        var figures = Array(repeating: Figures(), count: sides.count)
+        for round in 0..<rounds {
+            for offset in sides.indices {
+                let index = (round + offset) % sides.count  // each round starts with another side
+                let measured = try measure(sides[index], clients: clients, requests: perRound)
+                figures[index].latencies += measured.latencies
+                figures[index].elapsed += measured.elapsed
+                figures[index].cpuPerRequest.append(measured.cpu)
+            }
+        }
+        print("  \(clients) concurrent client(s), round trip in µs; CPU µs per request (min / median of rounds):")
+        let width = sides.map(\.name.count).max() ?? 0
+        for (side, figure) in zip(sides, figures) {
+            let (low, p50, p99) = figure.summary
+            print(
+                "    \(side.name.padding(toLength: width, withPad: " ", startingAt: 0))  min \(format(low))  "
+                    + "p50 \(format(p50))  p99 \(format(p99))  \(String(format: "%7.0f", figure.perSecond)) req/s  "
+                    + "CPU \(format(figure.cpuMinimum, 5)) / \(format(figure.cpuMedian, 5))"
+            )
+        }
+        let base = figures[0].summary
+        for (side, figure) in zip(sides, figures).dropFirst() {
+            let (low, p50, p99) = figure.summary
+            print(
+                "    \(side.name) ÷ \(sides[0].name): min \(ratio(low / base.min))  p50 \(ratio(p50 / base.p50))  "
+                    + "p99 \(ratio(p99 / base.p99))  throughput \(ratio(figure.perSecond / figures[0].perSecond))  "
+                    + "CPU \(ratio(figure.cpuMinimum / figures[0].cpuMinimum)) / "
+                    + "\(ratio(figure.cpuMedian / figures[0].cpuMedian))"
+            )
+        }
     }
-    func line(_ name: String, _ f: Figures) -> String {
-        "  \(name)  min \(String(format: "%7.1f", f.minimum)) µs  median \(String(format: "%7.1f", f.median)) µs  "
-            + "\(String(format: "%8.0f", f.perSecond)) req/s"
-    }
-    print("\(clients) concurrent client(s):")
-    print(line("plain Vapor           ", figures.plain))
-    print(line("+ an empty async mw.  ", figures.passThrough))
-    print(line("scope + module routing", figures.modular))
-    print(
-        "  ratio                   min \(String(format: "%.3f", figures.modular.minimum / figures.plain.minimum))x"
-            + "  median \(String(format: "%.3f", figures.modular.median / figures.plain.median))x"
-            + "  throughput \(String(format: "%.3f", figures.plain.perSecond / figures.modular.perSecond))x"
-    )
-    print(
-        "  against the empty async middleware: min "
-            + "\(String(format: "%.3f", figures.modular.minimum / figures.passThrough.minimum))x  median "
-            + "\(String(format: "%.3f", figures.modular.median / figures.passThrough.median))x"
+}
+
+var apps: [Application] = []
+
+if only == nil || only == "cost" {
+    let plain = try await Application.make(.production)
+    plain.get("hello") { _ async in "hello" }
+    let passThrough = try await Application.make(.production)
+    passThrough.middleware.use(PassThrough())
+    passThrough.get("hello") { _ async in "hello" }
+    let modular = try await Application.make(.production)
+    try modular.useModules(ModuleManifest(name: "vapor-bench", [HelloModule.self]), launchOptions: LaunchOptions())
+    apps += [plain, passThrough, modular]
+    try compare(
+        "request cost",
+        [
+            Side(name: "plain Vapor", port: try await start(plain), path: "/hello"),
+            Side(name: "+ an empty async middleware", port: try await start(passThrough), path: "/hello"),
+            Side(name: "scope + module routing", port: try await start(modular), path: "/hello"),
+        ]
     )
 }
 
-await stop(plain)  // the modular app stops its server in its shutdown
-try await plain.asyncShutdown()
-await stop(passThrough)
-try await passThrough.asyncShutdown()
-try await modular.asyncShutdown()
+if only == nil || only == "end-to-end" {
+    let byHand = try await makeEndToEndPlainApp()
+    let modular = try await makeEndToEndModularApp()
+    apps += [byHand, modular]
+    try compare(
+        "end to end",
+        [
+            Side(name: "by hand", port: try await start(byHand), path: "/orders/7"),
+            Side(name: "ModuleLifecycle", port: try await start(modular), path: "/orders/7"),
+        ]
+    )
+}
+
+for app in apps { try await stop(app) }

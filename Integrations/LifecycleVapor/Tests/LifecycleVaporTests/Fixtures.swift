@@ -156,3 +156,11 @@ func options(_ record: Record) -> LaunchOptions {
     options[RecordKey.self] = record
     return options
 }
+
+/// An async middleware that tells the handler, in a request header, the name of the scope it ran in.
+struct ScopeNamingMiddleware: AsyncMiddleware {
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        request.headers.replaceOrAdd(name: "x-scope-in-middleware", value: request.modules.scope?.name ?? "no scope")
+        return try await next.respond(to: request)
+    }
+}

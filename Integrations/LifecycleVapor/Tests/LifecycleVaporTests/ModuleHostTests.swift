@@ -40,6 +40,40 @@ import VaporTesting
         }
     }
 
+    @Test func theApplicationsOwnRoutesRunInARequestScopeOfEveryKind() async throws {
+        let record = Record()
+        try await withApp { app in
+            let manifest = ModuleManifest(name: "tests", [GreeterModule.self]).withServices()
+                .withScopes(actions: [EndedScopes.self])
+            try app.useModules(manifest, launchOptions: options(record))
+            // Registered on `app` itself, before the boot: an async handler, a handler of the future kind, and
+            // one behind an async middleware, which must run inside the scope too.
+            app.get("own") { req async in req.modules.scope?.name ?? "no scope" }
+            app.get("own-future") { req in req.modules.scope?.name ?? "no scope" }
+            app.grouped(ScopeNamingMiddleware()).get("own-grouped") { req async in
+                req.headers.first(name: "x-scope-in-middleware") ?? "middleware not run"
+            }
+            try await app.asyncBoot()
+            try await app.testing()
+                .test(.GET, "own") { response in #expect(response.body.string == "GET /own") }
+                .test(.GET, "own-future") { response in #expect(response.body.string == "GET /own-future") }
+                .test(.GET, "own-grouped?page=2") { response in
+                    #expect(response.body.string == "GET /own-grouped")  // the path without its query
+                }
+            #expect(record.written.filter { $0.hasPrefix("ended GET /own") }.count == 3)
+        }
+    }
+
+    @Test func aRefusedRequestBeginsNoScope() async throws {
+        let record = Record()
+        try await withModules([GreeterModule.self, FailingModule.self], record: record) { app, _ in
+            try await app.testing()
+                .test(.GET, "failing") { response in #expect(response.status == .serviceUnavailable) }
+                .test(.GET, "greet") { response in #expect(response.status == .ok) }
+            #expect(record.written.filter { $0.hasPrefix("ended ") } == ["ended GET /greet"])
+        }
+    }
+
     @Test func theModulesTerminateAtShutdown() async throws {
         let record = Record()
         var host: VaporModuleHost?
