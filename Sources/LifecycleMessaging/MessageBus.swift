@@ -19,18 +19,31 @@ public final class MessageBus: Sendable {
     init() {}
 
     /// Makes `routing` the current installation. The receivers the previous one had and this one lacks
-    /// were removed: they are marked, so a send already under way calls them no more.
+    /// were removed: they are marked, so a send already under way, or a channel resolved before, calls them
+    /// no more.
     func install(_ routing: MessageRouting) {
         let previous = installation.withLock { current in
             defer { current = routing }
             return current
         }
         guard let previous else { return }
+        let present = Set(routing.directory.modules.values.map(\.id))
         for route in previous.routes {
-            for recipient in route.recipientList where routing.directory.modules[recipient.type] == nil {
-                recipient.context.removed.store(true, ordering: .releasing)
+            for recipient in route.recipientList where !present.contains(recipient.participant.id) {
+                recipient.context.presence.markRemoved()
             }
         }
+    }
+
+    /// The presence of each receiver of the current installation, by participant: what the next
+    /// installation shares with it, so a module that stays is one receiver to whatever was resolved before.
+    func presences() -> [Int: RecipientPresence] {
+        guard let routing = installation.withLock({ $0 }) else { return [:] }
+        var presences: [Int: RecipientPresence] = [:]
+        for route in routing.routes {
+            for recipient in route.recipientList { presences[recipient.participant.id] = recipient.context.presence }
+        }
+        return presences
     }
 
     /// The host's watchdog, which times listeners; the continuous clock's before the host installs.
@@ -45,7 +58,7 @@ public final class MessageBus: Sendable {
         }
         retired.store(true, ordering: .releasing)
         for route in previous?.routes ?? [] {
-            for recipient in route.recipientList { recipient.context.removed.store(true, ordering: .releasing) }
+            for recipient in route.recipientList { recipient.context.presence.markRemoved() }
         }
     }
 
