@@ -1,5 +1,5 @@
 public import LifecycleCore
-import Synchronization
+public import Synchronization
 
 /// One host's message bus: the routes of its installed modules, and the listeners that are not modules.
 ///
@@ -12,7 +12,7 @@ public final class MessageBus: Sendable {
     /// Listeners by message type, held weakly: a listener nobody holds any more is gone, and its deinit
     /// takes it off. `listening` lets a send skip the lock when there are none.
     private let listeners = Mutex<[ObjectIdentifier: [WeakListener]]>([:])
-    private let listening = Atomic<Int>(0)
+    @usableFromInline let listening = Atomic<Int>(0)
     /// Set when the host is gone: a messenger kept past it is told the host terminated.
     private let retired = Atomic<Bool>(false)
 
@@ -94,7 +94,7 @@ public final class MessageBus: Sendable {
     public var listenerCount: Int { listening.load(ordering: .acquiring) }
 
     /// Whether any listener listens to anything: one atomic load per send.
-    @usableFromInline
+    @inlinable
     var hasListeners: Bool { listening.load(ordering: .acquiring) > 0 }
 
     /// Hands `message` to every listener of `M`.

@@ -26,18 +26,23 @@ public import LifecycleCore
 /// ``Messenger/send(_:to:)``, which finds the receiver on every send. After the host terminated, a send
 /// throws ``MessageError/Code/terminated``.
 public struct MessageChannel<M: Message>: Sendable {
-    /// The receiver's handler, as its route holds it.
-    @usableFromInline let handler: MessageRoute<M>.Handler
-    /// The receiver's context, built when the host installed it; set as removed when the host lets it go.
-    @usableFromInline let recipient: RecipientContext
+    /// The receiver's synchronous handler; for an `async` one, a stand-in that is never called.
+    @usableFromInline let syncHandler: @Sendable (M, MessageContext) throws -> M.Reply
+    /// Whether the receiver's handler is `async`: then only ``send(_:)`` reaches it, through its route.
+    @usableFromInline let isAsync: Bool
+    /// What the handler receives besides the message, built once: the receiver's context and the sender.
+    @usableFromInline let context: MessageContext
+    /// Whether the host still has the receiver: one flag, set when the host lets it go.
+    @usableFromInline let presence: RecipientPresence
+    /// Whether the host's journal or `onDelivery` observes deliveries: fixed for a host.
+    @usableFromInline let isObserved: Bool
     /// The route the channel was resolved from, and the receiver's position in it: for errors and records.
     @usableFromInline let route: MessageRoute<M>
     @usableFromInline let index: Int
-    /// The installation the channel was resolved in: who is observed, and the host's state.
+    /// The installation the channel was resolved in: the host's state, its observer, its modules.
     @usableFromInline let routing: MessageRouting
     @usableFromInline let bus: MessageBus
-    /// The sending module's type, or `nil`; and the budget of `async` handlers, as the messenger had them.
-    @usableFromInline let sender: ObjectIdentifier?
+    /// The budget of `async` handlers, as the messenger had it.
     @usableFromInline let budget: Duration?
 
     @usableFromInline
@@ -49,13 +54,23 @@ public struct MessageChannel<M: Message>: Sendable {
         sender: ObjectIdentifier?,
         budget: Duration?
     ) {
-        self.handler = route.handlers[index]
-        self.recipient = route.contexts[index]
+        switch route.handlers[index] {
+        case .sync(let handler):
+            self.syncHandler = handler
+            self.isAsync = false
+        case .async:
+            // Never called: a synchronous send refuses an `async` receiver before calling anyone.
+            let name = route.recipients[index].participant.name
+            self.syncHandler = { _, _ in throw MessageError.asynchronousReceiver(M.name, receivers: [name]) }
+            self.isAsync = true
+        }
+        self.context = MessageContext(recipient: route.contexts[index], sender: sender)
+        self.presence = route.contexts[index].presence
+        self.isObserved = routing.isObserved
         self.route = route
         self.index = index
         self.routing = routing
         self.bus = bus
-        self.sender = sender
         self.budget = budget
     }
 
@@ -63,10 +78,10 @@ public struct MessageChannel<M: Message>: Sendable {
     public var receiver: Participant { route.recipients[index].participant }
 
     /// Whether a send can still reach the receiver: the host has not removed it and has not terminated.
-    public var isOpen: Bool { !recipient.isRemoved && !routing.isTerminated }
+    public var isOpen: Bool { !presence.isRemoved && !routing.isTerminated }
 
     /// Whether the receiver's handler is `async`: then only ``send(_:)`` reaches it.
-    public var isAsynchronous: Bool { handler.isAsync }
+    public var isAsynchronous: Bool { isAsync }
 
     /// Sends `message` to the channel's receiver, whose handler must be synchronous, and returns its reply
     /// without suspending: the form for code that cannot `await`.
@@ -78,8 +93,8 @@ public struct MessageChannel<M: Message>: Sendable {
     ///   ``MessageError/Code/recursionLimit`` if handlers nest sends deeper than ``Messenger/maximumDepth``.
     @inlinable
     public func sendSynchronously(_ message: M) throws(MessageError) -> M.Reply {
-        guard case .sync(let handler) = handler else { throw asynchronous() }
-        return try callNow(handler, message)
+        if isAsync { try refuseAsynchronous() }
+        return try callNow(message)
     }
 
     /// Sends `message` to the channel's receiver, whose handler may be `async`, and returns its reply. A
@@ -89,48 +104,56 @@ public struct MessageChannel<M: Message>: Sendable {
     ///   past the budget of the messenger the channel was resolved from (``Messenger/within(_:)``).
     @inlinable
     public func send(_ message: M) async throws(MessageError) -> M.Reply {
-        switch handler {
-        case .sync(let handler):
-            return try callNow(handler, message)
-        case .async:
-            guard !recipient.isRemoved, !routing.isTerminated else { throw closed() }
-            let depth = MessageDepth.current
-            guard depth < Messenger.maximumDepth else { throw tooDeep() }
-            defer { if bus.hasListeners { bus.notifyListeners(message) } }
-            return try await Messenger.nested(at: depth + 1) { () async throws(MessageError) -> M.Reply in
-                try await route.call(index, message, routing: routing, sender: sender, budget: budget)
-            }
+        guard isAsync else { return try callNow(message) }
+        return try await callAsync(message)
+    }
+
+    /// Calls the `async` handler through its route, counted one level deeper in the task.
+    @inlinable
+    func callAsync(_ message: M) async throws(MessageError) -> M.Reply {
+        if presence.isRemoved || routing.isTerminated { try refuseClosed() }
+        let depth = MessageDepth.current
+        guard depth < Messenger.maximumDepth else { throw tooDeep() }
+        defer { if bus.hasListeners { bus.notifyListeners(message) } }
+        return try await Messenger.nested(at: depth + 1) { () async throws(MessageError) -> M.Reply in
+            try await route.call(index, message, routing: routing, sender: context.senderType, budget: budget)
         }
     }
 
-    /// Calls the synchronous `handler`, counted one level deeper on this thread. Listeners hear the message
+    /// Calls the synchronous handler, counted one level deeper on this thread. Listeners hear the message
     /// after, even when the handler threw.
     @inlinable
-    func callNow(
-        _ handler: @Sendable (M, MessageContext) throws -> M.Reply,
-        _ message: M
-    ) throws(MessageError) -> M.Reply {
-        guard !recipient.isRemoved, !routing.isTerminated else { throw closed() }
+    func callNow(_ message: M) throws(MessageError) -> M.Reply {
+        if presence.isRemoved || routing.isTerminated { try refuseClosed() }
         // A synchronous stretch runs on one thread: the thread's counter bounds it, without the task-local
         // read an `async` send needs. An `async` send before it checked its own depth.
-        let saved = MessageDepth.onThread
-        guard saved < Messenger.maximumDepth else { throw tooDeep() }
-        MessageDepth.onThread = saved + 1
+        let depth = MessageDepth.threadCounter
+        let saved = depth.pointee
+        if saved >= Messenger.maximumDepth { try refuseTooDeep() }
+        depth.pointee = saved + 1
         defer {
-            MessageDepth.onThread = saved
+            depth.pointee = saved
             if bus.hasListeners { bus.notifyListeners(message) }
         }
-        let context = MessageContext(recipient: recipient, sender: sender)
-        guard routing.isObserved, let observer = routing.context.observer else {
+        guard isObserved else {
             do {
-                return try handler(message, context)
+                return try syncHandler(message, context)
             } catch {
-                throw route.failure(error, at: index, directory: routing.directory, sender: sender)
+                try refuseFailed(error)
             }
+        }
+        return try callObserved(message)
+    }
+
+    /// As `callNow`'s call, for a host whose journal or `onDelivery` observes deliveries.
+    @inlinable
+    func callObserved(_ message: M) throws(MessageError) -> M.Reply {
+        guard let observer = routing.context.observer else {
+            preconditionFailure("an observed installation has an observer")
         }
         let began = ContinuousClock.now
         return try route.settle(
-            Result { try handler(message, context) },
+            Result { try syncHandler(message, context) },
             index,
             observer: observer,
             began: began,
@@ -139,6 +162,22 @@ public struct MessageChannel<M: Message>: Sendable {
     }
 
     // MARK: Errors
+
+    // Thrown from functions of their own, kept out of line, so a send's code stays small enough to inline.
+
+    @usableFromInline @inline(never)
+    func refuseClosed() throws(MessageError) -> Never { throw closed() }
+
+    @usableFromInline @inline(never)
+    func refuseAsynchronous() throws(MessageError) -> Never { throw asynchronous() }
+
+    @usableFromInline @inline(never)
+    func refuseTooDeep() throws(MessageError) -> Never { throw tooDeep() }
+
+    @usableFromInline @inline(never)
+    func refuseFailed(_ error: any Error) throws(MessageError) -> Never {
+        throw route.failure(error, at: index, directory: routing.directory, sender: context.senderType)
+    }
 
     /// Why the channel reaches nobody any more: the host terminated, or removed the receiver.
     @usableFromInline
@@ -157,7 +196,7 @@ public struct MessageChannel<M: Message>: Sendable {
         .recursionLimit(
             M.name,
             hop: MessageError.Hop(
-                sender: sender.flatMap { routing.directory.modules[$0]?.name },
+                sender: context.senderType.flatMap { routing.directory.modules[$0]?.name },
                 message: M.name,
                 receiver: receiver.name
             )

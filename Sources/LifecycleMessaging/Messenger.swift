@@ -114,9 +114,9 @@ public struct Messenger: Sendable {
         bus: MessageBus,
         routing: MessageRouting
     ) throws(MessageError) -> M.Reply {
-        let saved = try enter(M.self, routing) { route.recipients[index].participant.name }
+        let (depth, saved) = try enter(M.self, routing) { route.recipients[index].participant.name }
         defer {
-            MessageDepth.onThread = saved
+            depth.pointee = saved
             if bus.hasListeners { bus.notifyListeners(message) }
         }
         return try route.callSync(index, message, routing: routing, sender: sender)
@@ -142,17 +142,20 @@ public struct Messenger: Sendable {
     // MARK: Depth
 
     /// Counts a synchronous send one level deeper on this thread, or refuses it when the chain is already
-    /// ``maximumDepth`` deep. Returns the thread's count to restore when the send ends.
+    /// ``maximumDepth`` deep. Returns the thread's counter and the count to restore in it when the send ends.
     @inlinable
     func enter<M: Message>(
         _: M.Type,
         _ routing: MessageRouting,
         receiver: () -> String
-    ) throws(MessageError) -> Int {
-        let saved = MessageDepth.onThread
-        _ = try depth(M.self, routing, receiver: receiver)
-        MessageDepth.onThread = saved + 1
-        return saved
+    ) throws(MessageError) -> (counter: UnsafeMutablePointer<Int>, saved: Int) {
+        let counter = MessageDepth.threadCounter
+        let saved = counter.pointee
+        guard MessageDepth.task.get() + saved < Self.maximumDepth else {
+            throw tooDeep(M.self, routing, receiver())
+        }
+        counter.pointee = saved + 1
+        return (counter, saved)
     }
 
     /// The depth of the code sending now, or the refusal when the chain is already ``maximumDepth`` deep.
@@ -214,8 +217,8 @@ public struct Messenger: Sendable {
             }
         }
         // A broadcast's hop names its audience: it has no one receiver.
-        let saved = try enter(M.self, routing) { "(\(audience))" }
-        defer { MessageDepth.onThread = saved }
+        let (depth, saved) = try enter(M.self, routing) { "(\(audience))" }
+        defer { depth.pointee = saved }
         guard let route else {
             if bus.hasListeners { bus.notifyListeners(message) }
             return
