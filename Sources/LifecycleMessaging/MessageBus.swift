@@ -15,6 +15,10 @@ public final class MessageBus: Sendable {
     @usableFromInline let listening = Atomic<Int>(0)
     /// Set when the host is gone: a messenger kept past it is told the host terminated.
     private let retired = Atomic<Bool>(false)
+    /// How many times receivers were removed (an installation without some, or the host gone), counted
+    /// before they are marked: a broadcast that sees the count it started with need not look at each
+    /// receiver's presence.
+    @usableFromInline let removals = Atomic<Int>(0)
 
     init() {}
 
@@ -28,11 +32,12 @@ public final class MessageBus: Sendable {
         }
         guard let previous else { return }
         let present = Set(routing.directory.modules.values.map(\.id))
-        for route in previous.routes {
-            for recipient in route.recipientList where !present.contains(recipient.participant.id) {
-                recipient.context.presence.markRemoved()
-            }
+        let removed = previous.routes.flatMap { route in
+            route.recipientList.filter { !present.contains($0.participant.id) }
         }
+        guard !removed.isEmpty else { return }
+        removals.wrappingAdd(1, ordering: .releasing)
+        for recipient in removed { recipient.context.presence.markRemoved() }
     }
 
     /// The presence of each receiver of the current installation, by participant: what the next
@@ -57,6 +62,7 @@ public final class MessageBus: Sendable {
             return current
         }
         retired.store(true, ordering: .releasing)
+        removals.wrappingAdd(1, ordering: .releasing)
         for route in previous?.routes ?? [] {
             for recipient in route.recipientList { recipient.context.presence.markRemoved() }
         }

@@ -98,6 +98,8 @@ final class MessageRoute<M: Message>: AnyMessageRoute {
     /// The positions each audience selected, computed once per audience: a conformance check is a
     /// runtime look-up.
     private let selections = Mutex<[MessageAudience.Key: [Int]]>([:])
+    /// Each receiver's handler bound to its context, for the few senders that broadcast this message.
+    private let bound = BoundHandlerCache()
 
     init(handlers: [Handler], recipients: [MessageRecipient]) {
         self.handlers = handlers
@@ -108,6 +110,18 @@ final class MessageRoute<M: Message>: AnyMessageRoute {
         for (index, recipient) in recipients.enumerated() { positions.insert(recipient.type, index) }
         self.positions = positions
         self.anyAsync = handlers.contains { $0.isAsync }
+    }
+
+    /// Each receiver's handler bound to its context for messages from `sender`, in delivery order, as
+    /// unretained references to ``BoundHandler``s of `M` (the route keeps the objects, for as long as it
+    /// lives); `nil` when the route keeps enough senders' already (then each call builds its own context).
+    @usableFromInline
+    func boundHandlers(from sender: ObjectIdentifier?) -> [Unmanaged<AnyObject>]? {
+        bound.calls(from: sender) {
+            handlers.indices.map { index in
+                BoundHandler(handlers[index], context: MessageContext(recipient: contexts[index], sender: sender))
+            }
+        }
     }
 
     @usableFromInline var participants: [Participant] { recipients.map(\.participant) }

@@ -1,4 +1,5 @@
 public import LifecycleCore
+public import Synchronization
 
 /// Sends messages on a host's bus, as one module or as nobody in particular.
 ///
@@ -224,13 +225,34 @@ public struct Messenger: Sendable {
             return
         }
         var errors: [MessageError] = []
-        route.forEachPosition(in: audience) { index in
-            // A receiver removed while the broadcast runs is not called.
-            guard !route.contexts[index].isRemoved else { return }
-            do throws(MessageError) {
-                reply(try route.callSync(index, message, routing: routing, sender: sender))
-            } catch {
-                errors.append(error)
+        if !routing.isObserved, let calls = route.boundHandlers(from: sender) {
+            // Nobody observes deliveries: each handler is called, bound to its context, through an
+            // unretained reference (the route keeps it).
+            let removals = bus.removals.load(ordering: .acquiring)
+            route.forEachPosition(in: audience) { index in
+                do {
+                    try calls[index]._withUnsafeGuaranteedRef { object in
+                        let handler = unsafeDowncast(object, to: BoundHandler<M>.self)
+                        // A receiver removed while the broadcast runs is not called. Until the bus counts
+                        // a removal, none was: each receiver's own flag is read only after one.
+                        if bus.removals.load(ordering: .acquiring) != removals, handler.presence.isRemoved {
+                            return
+                        }
+                        reply(try handler(message))
+                    }
+                } catch {
+                    errors.append(route.failure(error, at: index, directory: routing.directory, sender: sender))
+                }
+            }
+        } else {
+            route.forEachPosition(in: audience) { index in
+                // A receiver removed while the broadcast runs is not called.
+                guard !route.contexts[index].isRemoved else { return }
+                do throws(MessageError) {
+                    reply(try route.callSync(index, message, routing: routing, sender: sender))
+                } catch {
+                    errors.append(error)
+                }
             }
         }
         // Listeners hear a message its receivers were called with, even when one of them threw.
