@@ -101,8 +101,16 @@ final class MessageRoute<M: Message>: AnyMessageRoute {
     /// Each receiver's handler bound to its context, for the few senders that broadcast this message.
     private let bound = BoundHandlerCache()
 
-    init(handlers: [Handler], recipients: [MessageRecipient]) {
+    /// Each receiver's maker of its ``BoundHandler``, given the context for one sender.
+    private let binders: [@Sendable (MessageContext) -> BoundHandler<M>]
+
+    init(
+        handlers: [Handler],
+        binders: [@Sendable (MessageContext) -> BoundHandler<M>],
+        recipients: [MessageRecipient]
+    ) {
         self.handlers = handlers
+        self.binders = binders
         self.recipients = recipients
         self.contexts = recipients.map(\.context)
         self.event = LifecycleEvent(message: M.self, name: M.name)
@@ -119,7 +127,7 @@ final class MessageRoute<M: Message>: AnyMessageRoute {
     func boundHandlers(from sender: ObjectIdentifier?) -> [Unmanaged<AnyObject>]? {
         bound.calls(from: sender) {
             handlers.indices.map { index in
-                BoundHandler(handlers[index], context: MessageContext(recipient: contexts[index], sender: sender))
+                binders[index](MessageContext(recipient: contexts[index], sender: sender))
             }
         }
     }
@@ -212,11 +220,16 @@ struct MessageRoutingBuilder {
 
     /// Appends `receiver`'s handler to the route of `M`.
     @usableFromInline
-    mutating func append<M: Message>(_ recipient: MessageRecipient, handler: MessageRoute<M>.Handler) {
+    mutating func append<M: Message>(
+        _ recipient: MessageRecipient,
+        handler: MessageRoute<M>.Handler,
+        bind: @escaping @Sendable (MessageContext) -> BoundHandler<M>
+    ) {
         let key = ObjectIdentifier(M.self)
         let builder = builders[key] as? TypedRouteBuilder<M> ?? TypedRouteBuilder<M>()
         if builders[key] == nil { order.append(key) }
         builder.handlers.append(handler)
+        builder.binders.append(bind)
         builder.recipients.append(recipient)
         builders[key] = builder
     }
@@ -233,9 +246,10 @@ private protocol RouteBuilder: AnyObject {
 
 private final class TypedRouteBuilder<M: Message>: RouteBuilder {
     var handlers: [MessageRoute<M>.Handler] = []
+    var binders: [@Sendable (MessageContext) -> BoundHandler<M>] = []
     var recipients: [MessageRecipient] = []
 
     func build() -> any AnyMessageRoute {
-        MessageRoute<M>(handlers: handlers, recipients: recipients)
+        MessageRoute<M>(handlers: handlers, binders: binders, recipients: recipients)
     }
 }
