@@ -18,7 +18,7 @@ public import LifecycleCore
 /// (``Messenger/within(_:)``), the same journal records, listeners and errors.
 ///
 /// **When the receiver goes.** A channel is bound to the receiver as the host had it when the channel was
-/// resolved. Once the host removes that module (``ApplicationHost/remove(_:file:line:)``, a reload that
+/// resolved. Once the host removes that module (`ApplicationHost.remove(_:file:line:)`, a reload that
 /// switches it off, a quarantine), every send through the channel throws ``MessageError/Code/noReceiver``
 /// naming the module and the message, and calls nothing: a send is never lost silently, and never reaches
 /// a module the host let go. That holds even if the module comes back (a reload switches it on, a quarantine
