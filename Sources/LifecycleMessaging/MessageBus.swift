@@ -1,5 +1,5 @@
 public import LifecycleCore
-import Synchronization
+public import Synchronization
 
 /// One host's message bus: the routes of its installed modules, and the listeners that are not modules.
 ///
@@ -12,25 +12,43 @@ public final class MessageBus: Sendable {
     /// Listeners by message type, held weakly: a listener nobody holds any more is gone, and its deinit
     /// takes it off. `listening` lets a send skip the lock when there are none.
     private let listeners = Mutex<[ObjectIdentifier: [WeakListener]]>([:])
-    private let listening = Atomic<Int>(0)
+    @usableFromInline let listening = Atomic<Int>(0)
     /// Set when the host is gone: a messenger kept past it is told the host terminated.
     private let retired = Atomic<Bool>(false)
+    /// How many times receivers were removed (an installation without some, or the host gone), counted
+    /// before they are marked: a broadcast that sees the count it started with need not look at each
+    /// receiver's presence.
+    @usableFromInline let removals = Atomic<Int>(0)
 
     init() {}
 
     /// Makes `routing` the current installation. The receivers the previous one had and this one lacks
-    /// were removed: they are marked, so a send already under way calls them no more.
+    /// were removed: they are marked, so a send already under way, or a channel resolved before, calls them
+    /// no more.
     func install(_ routing: MessageRouting) {
         let previous = installation.withLock { current in
             defer { current = routing }
             return current
         }
         guard let previous else { return }
-        for route in previous.routes {
-            for recipient in route.recipientList where routing.directory.modules[recipient.type] == nil {
-                recipient.context.removed.store(true, ordering: .releasing)
-            }
+        let present = Set(routing.directory.modules.values.map(\.id))
+        let removed = previous.routes.flatMap { route in
+            route.recipientList.filter { !present.contains($0.participant.id) }
         }
+        guard !removed.isEmpty else { return }
+        removals.wrappingAdd(1, ordering: .releasing)
+        for recipient in removed { recipient.context.presence.markRemoved() }
+    }
+
+    /// The presence of each receiver of the current installation, by participant: what the next
+    /// installation shares with it, so a module that stays is one receiver to whatever was resolved before.
+    func presences() -> [Int: RecipientPresence] {
+        guard let routing = installation.withLock({ $0 }) else { return [:] }
+        var presences: [Int: RecipientPresence] = [:]
+        for route in routing.routes {
+            for recipient in route.recipientList { presences[recipient.participant.id] = recipient.context.presence }
+        }
+        return presences
     }
 
     /// The host's watchdog, which times listeners; the continuous clock's before the host installs.
@@ -44,8 +62,9 @@ public final class MessageBus: Sendable {
             return current
         }
         retired.store(true, ordering: .releasing)
+        removals.wrappingAdd(1, ordering: .releasing)
         for route in previous?.routes ?? [] {
-            for recipient in route.recipientList { recipient.context.removed.store(true, ordering: .releasing) }
+            for recipient in route.recipientList { recipient.context.presence.markRemoved() }
         }
     }
 
@@ -81,7 +100,7 @@ public final class MessageBus: Sendable {
     public var listenerCount: Int { listening.load(ordering: .acquiring) }
 
     /// Whether any listener listens to anything: one atomic load per send.
-    @usableFromInline
+    @inlinable
     var hasListeners: Bool { listening.load(ordering: .acquiring) > 0 }
 
     /// Hands `message` to every listener of `M`.

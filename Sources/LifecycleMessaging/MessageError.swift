@@ -18,7 +18,8 @@ public struct MessageError: Error, Sendable, CustomStringConvertible {
         public static let notLaunched = Code(base: .notLaunched)
         /// Sent after the host terminated.
         public static let terminated = Code(base: .terminated)
-        /// The addressed module does not receive this message type, or is not a module of the host.
+        /// The addressed module does not receive this message type, or is not a module of the host; or the
+        /// host removed the receiver of a ``MessageChannel`` after the channel was resolved.
         public static let noReceiver = Code(base: .noReceiver)
         /// A synchronous send reached a receiver whose handler is `async`. Nothing was delivered.
         public static let asynchronousReceiver = Code(base: .asynchronousReceiver)
@@ -126,6 +127,20 @@ extension MessageError {
                     + "`receiveMessages(_:)` (`handlers.on(\(message).self) { … }`), or address the module that does."
                 : "`\(receiver)` is not a module of this host (not in its manifest, disabled in this environment, "
                     + "or removed), so `\(message)` was not delivered. Address a module of the host."
+        )
+    }
+
+    @usableFromInline
+    static func channelReceiverRemoved(_ message: String, receiver: String) -> MessageError {
+        MessageError(
+            .noReceiver,
+            message: message,
+            modules: [receiver],
+            description: "`\(message)` was not delivered: the host removed `\(receiver)` (removed, switched off or "
+                + "quarantined) after this channel to it was resolved, so the channel reaches nobody. If the module is "
+                + "back (registered again, switched on, released from quarantine), resolve the channel again "
+                + "(`messenger.channel(for: \(message).self, to: …)`); or send with `send(_:to:)`, which finds the "
+                + "receiver on every send."
         )
     }
 

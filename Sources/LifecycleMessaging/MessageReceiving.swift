@@ -98,7 +98,8 @@ public struct MessageHandlers<Receiver: MessageReceiving> {
                     recipient,
                     handler: MessageRoute<M>.Handler.sync { message, context in
                         try handler(receiver, message, context)
-                    }
+                    },
+                    bind: { context in ReceiverHandler(receiver, handler, context: context) }
                 )
             }
         )
@@ -118,7 +119,8 @@ public struct MessageHandlers<Receiver: MessageReceiving> {
                     recipient,
                     handler: MessageRoute<M>.Handler.async { message, context in
                         try await handler(receiver, message, context)
-                    }
+                    },
+                    bind: { context in BoundHandler(context: context) }
                 )
             }
         )

@@ -23,19 +23,38 @@ final class RecipientContext: Sendable {
     @usableFromInline let lifecycle: LifecycleContext
     /// Who is a module of the host, to name a sender when a handler asks.
     @usableFromInline let directory: ModuleDirectory
-    /// Set once the host installs modules without this one (it was removed): a send that began before
-    /// calls it no more.
-    @usableFromInline let removed = Atomic<Bool>(false)
+    /// Whether the host still has the module: shared by every installation the module is in.
+    @usableFromInline let presence: RecipientPresence
 
     /// Whether the module was removed from the host: one atomic load per call.
     @inlinable
-    var isRemoved: Bool { removed.load(ordering: .acquiring) }
+    var isRemoved: Bool { presence.isRemoved }
 
-    init(messenger: Messenger, lifecycle: LifecycleContext, directory: ModuleDirectory) {
+    init(messenger: Messenger, lifecycle: LifecycleContext, directory: ModuleDirectory, presence: RecipientPresence) {
         self.messenger = messenger
         self.lifecycle = lifecycle
         self.directory = directory
+        self.presence = presence
     }
+}
+
+/// Whether the host still has one module instance, set once when it lets it go. Every installation the
+/// instance is part of shares it, so what was resolved in an earlier one (a send under way, a
+/// ``MessageChannel``) learns of the removal, however many registrations came in between.
+@usableFromInline
+final class RecipientPresence: Sendable {
+    /// Set once the host installs modules without this one (it was removed, switched off, quarantined, or
+    /// the host is gone): a send that began before, or a channel resolved before, calls it no more.
+    @usableFromInline let removed = Atomic<Bool>(false)
+
+    init() {}
+
+    /// Whether the module was removed from the host: one atomic load.
+    @inlinable
+    var isRemoved: Bool { removed.load(ordering: .acquiring) }
+
+    /// Marks the module as removed, for good.
+    func markRemoved() { removed.store(true, ordering: .releasing) }
 }
 
 /// Every installed module, receiver or not, by type: the senders, and the "to one" addresses that exist
@@ -79,9 +98,19 @@ final class MessageRoute<M: Message>: AnyMessageRoute {
     /// The positions each audience selected, computed once per audience: a conformance check is a
     /// runtime look-up.
     private let selections = Mutex<[MessageAudience.Key: [Int]]>([:])
+    /// Each receiver's handler bound to its context, for the few senders that broadcast this message.
+    private let bound = BoundHandlerCache()
 
-    init(handlers: [Handler], recipients: [MessageRecipient]) {
+    /// Each receiver's maker of its ``BoundHandler``, given the context for one sender.
+    private let binders: [@Sendable (MessageContext) -> BoundHandler<M>]
+
+    init(
+        handlers: [Handler],
+        binders: [@Sendable (MessageContext) -> BoundHandler<M>],
+        recipients: [MessageRecipient]
+    ) {
         self.handlers = handlers
+        self.binders = binders
         self.recipients = recipients
         self.contexts = recipients.map(\.context)
         self.event = LifecycleEvent(message: M.self, name: M.name)
@@ -89,6 +118,18 @@ final class MessageRoute<M: Message>: AnyMessageRoute {
         for (index, recipient) in recipients.enumerated() { positions.insert(recipient.type, index) }
         self.positions = positions
         self.anyAsync = handlers.contains { $0.isAsync }
+    }
+
+    /// Each receiver's handler bound to its context for messages from `sender`, in delivery order, as
+    /// unretained references to ``BoundHandler``s of `M` (the route keeps the objects, for as long as it
+    /// lives); `nil` when the route keeps enough senders' already (then each call builds its own context).
+    @usableFromInline
+    func boundHandlers(from sender: ObjectIdentifier?) -> [Unmanaged<AnyObject>]? {
+        bound.calls(from: sender) {
+            handlers.indices.map { index in
+                binders[index](MessageContext(recipient: contexts[index], sender: sender))
+            }
+        }
     }
 
     @usableFromInline var participants: [Participant] { recipients.map(\.participant) }
@@ -143,9 +184,12 @@ final class MessageRouting: Sendable {
     /// Whether anyone observes deliveries (the journal, `onDelivery`): read on every call, so a plain
     /// flag rather than the observer closure, whose load costs a retain.
     @usableFromInline let isObserved: Bool
+    /// The host's mailbox, whose state a channel's send reads: one atomic load, without the bus's lock.
+    private let mailbox: HostMailbox?
 
     init(routes: [(ObjectIdentifier, any AnyMessageRoute)], directory: ModuleDirectory, context: LifecycleContext) {
         self.isObserved = context.observer != nil
+        self.mailbox = context.events.mailbox
         self.routes = routes.map(\.1)
         var positions = TypeTable(capacity: routes.count)
         for (index, (message, _)) in routes.enumerated() { positions.insert(message, index) }
@@ -153,6 +197,10 @@ final class MessageRouting: Sendable {
         self.directory = directory
         self.context = context
     }
+
+    /// Whether the host has terminated: messages flow no more.
+    @usableFromInline
+    var isTerminated: Bool { mailbox?.stateWithoutLock == .terminated }
 
     /// The route of `M`, if any module receives it.
     @inlinable
@@ -172,11 +220,16 @@ struct MessageRoutingBuilder {
 
     /// Appends `receiver`'s handler to the route of `M`.
     @usableFromInline
-    mutating func append<M: Message>(_ recipient: MessageRecipient, handler: MessageRoute<M>.Handler) {
+    mutating func append<M: Message>(
+        _ recipient: MessageRecipient,
+        handler: MessageRoute<M>.Handler,
+        bind: @escaping @Sendable (MessageContext) -> BoundHandler<M>
+    ) {
         let key = ObjectIdentifier(M.self)
         let builder = builders[key] as? TypedRouteBuilder<M> ?? TypedRouteBuilder<M>()
         if builders[key] == nil { order.append(key) }
         builder.handlers.append(handler)
+        builder.binders.append(bind)
         builder.recipients.append(recipient)
         builders[key] = builder
     }
@@ -193,9 +246,10 @@ private protocol RouteBuilder: AnyObject {
 
 private final class TypedRouteBuilder<M: Message>: RouteBuilder {
     var handlers: [MessageRoute<M>.Handler] = []
+    var binders: [@Sendable (MessageContext) -> BoundHandler<M>] = []
     var recipients: [MessageRecipient] = []
 
     func build() -> any AnyMessageRoute {
-        MessageRoute<M>(handlers: handlers, recipients: recipients)
+        MessageRoute<M>(handlers: handlers, binders: binders, recipients: recipients)
     }
 }

@@ -92,9 +92,19 @@ struct MessagesPreparation: ManifestPreparation {
         var participants: [ObjectIdentifier: Participant] = [:]
         for module in modules { participants[ObjectIdentifier(module.type)] = module.participant }
         let directory = ModuleDirectory(modules: participants)
+        // A module that stays keeps its presence, so what was resolved before learns of its removal later.
+        let presences = bus.presences()
         for module in modules {
             guard let receiver = receiverType(of: module.type) else { continue }
-            Self.bind(receiver, module, bus: bus, context: context, directory: directory, into: &builder)
+            Self.bind(
+                receiver,
+                module,
+                bus: bus,
+                context: context,
+                directory: directory,
+                presence: presences[module.participant.id] ?? RecipientPresence(),
+                into: &builder
+            )
         }
         bus.install(builder.build(directory: directory, context: context))
     }
@@ -110,6 +120,7 @@ struct MessagesPreparation: ManifestPreparation {
         bus: MessageBus,
         context: LifecycleContext,
         directory: ModuleDirectory,
+        presence: RecipientPresence,
         into builder: inout MessageRoutingBuilder
     ) {
         guard let instance = module.instance as? R else { return }
@@ -123,7 +134,8 @@ struct MessagesPreparation: ManifestPreparation {
             context: RecipientContext(
                 messenger: Messenger(bus: bus, sender: ObjectIdentifier(R.self)),
                 lifecycle: context,
-                directory: directory
+                directory: directory,
+                presence: presence
             )
         )
         var seen: Set<ObjectIdentifier> = []

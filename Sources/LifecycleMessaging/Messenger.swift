@@ -1,4 +1,5 @@
 public import LifecycleCore
+public import Synchronization
 
 /// Sends messages on a host's bus, as one module or as nobody in particular.
 ///
@@ -114,9 +115,9 @@ public struct Messenger: Sendable {
         bus: MessageBus,
         routing: MessageRouting
     ) throws(MessageError) -> M.Reply {
-        let saved = try enter(M.self, routing) { route.recipients[index].participant.name }
+        let (depth, saved) = try enter(M.self, routing) { route.recipients[index].participant.name }
         defer {
-            MessageDepth.onThread = saved
+            depth.pointee = saved
             if bus.hasListeners { bus.notifyListeners(message) }
         }
         return try route.callSync(index, message, routing: routing, sender: sender)
@@ -142,17 +143,20 @@ public struct Messenger: Sendable {
     // MARK: Depth
 
     /// Counts a synchronous send one level deeper on this thread, or refuses it when the chain is already
-    /// ``maximumDepth`` deep. Returns the thread's count to restore when the send ends.
+    /// ``maximumDepth`` deep. Returns the thread's counter and the count to restore in it when the send ends.
     @inlinable
     func enter<M: Message>(
         _: M.Type,
         _ routing: MessageRouting,
         receiver: () -> String
-    ) throws(MessageError) -> Int {
-        let saved = MessageDepth.onThread
-        _ = try depth(M.self, routing, receiver: receiver)
-        MessageDepth.onThread = saved + 1
-        return saved
+    ) throws(MessageError) -> (counter: UnsafeMutablePointer<Int>, saved: Int) {
+        let counter = MessageDepth.threadCounter
+        let saved = counter.pointee
+        guard MessageDepth.task.get() + saved < Self.maximumDepth else {
+            throw tooDeep(M.self, routing, receiver())
+        }
+        counter.pointee = saved + 1
+        return (counter, saved)
     }
 
     /// The depth of the code sending now, or the refusal when the chain is already ``maximumDepth`` deep.
@@ -214,20 +218,41 @@ public struct Messenger: Sendable {
             }
         }
         // A broadcast's hop names its audience: it has no one receiver.
-        let saved = try enter(M.self, routing) { "(\(audience))" }
-        defer { MessageDepth.onThread = saved }
+        let (depth, saved) = try enter(M.self, routing) { "(\(audience))" }
+        defer { depth.pointee = saved }
         guard let route else {
             if bus.hasListeners { bus.notifyListeners(message) }
             return
         }
         var errors: [MessageError] = []
-        route.forEachPosition(in: audience) { index in
-            // A receiver removed while the broadcast runs is not called.
-            guard !route.contexts[index].isRemoved else { return }
-            do throws(MessageError) {
-                reply(try route.callSync(index, message, routing: routing, sender: sender))
-            } catch {
-                errors.append(error)
+        if !routing.isObserved, let calls = route.boundHandlers(from: sender) {
+            // Nobody observes deliveries: each handler is called, bound to its context, through an
+            // unretained reference (the route keeps it).
+            let removals = bus.removals.load(ordering: .acquiring)
+            route.forEachPosition(in: audience) { index in
+                do {
+                    try calls[index]._withUnsafeGuaranteedRef { object in
+                        let handler = unsafeDowncast(object, to: BoundHandler<M>.self)
+                        // A receiver removed while the broadcast runs is not called. Until the bus counts
+                        // a removal, none was: each receiver's own flag is read only after one.
+                        if bus.removals.load(ordering: .acquiring) != removals, handler.presence.isRemoved {
+                            return
+                        }
+                        reply(try handler(message))
+                    }
+                } catch {
+                    errors.append(route.failure(error, at: index, directory: routing.directory, sender: sender))
+                }
+            }
+        } else {
+            route.forEachPosition(in: audience) { index in
+                // A receiver removed while the broadcast runs is not called.
+                guard !route.contexts[index].isRemoved else { return }
+                do throws(MessageError) {
+                    reply(try route.callSync(index, message, routing: routing, sender: sender))
+                } catch {
+                    errors.append(error)
+                }
             }
         }
         // Listeners hear a message its receivers were called with, even when one of them threw.

@@ -66,6 +66,22 @@ func watchPrices(_ host: ApplicationHost) async throws -> [String] {
 }
 // README: end
 
+// README: a channel
+/// What a request handler keeps: the way to the pricing module, resolved once after the launch.
+struct PriceQuotes: Sendable {
+    let prices: MessageChannel<CurrentPrice>
+
+    init(_ host: ApplicationHost) throws {
+        prices = try host.context.messages.channel(for: CurrentPrice.self, to: PricingModule.self)
+    }
+
+    /// Called on every request: no look-up, no lock, nothing allocated.
+    func price(of sku: String) throws -> Int? {
+        try prices.sendSynchronously(CurrentPrice(sku: sku))
+    }
+}
+// README: end
+
 @Suite("Docs/Messages.md: the examples work as the guide says")
 struct MessagesGuideTests {
     @Test("The checkout asks the pricing module, then tells it; the launch succeeds because both answered")
@@ -85,6 +101,24 @@ struct MessagesGuideTests {
         let messages = host.context.messages
         #expect(try await messages.send(CurrentPrice(sku: "coffee"), to: PricingModule.self) == nil)
         #expect(try await messages.broadcast(CurrentPrice(sku: "tea"), combining: .firstNonNil()) == 4)
+        try await host.terminate()
+    }
+
+    @Test("A channel answers on every request, and once its receiver is removed says so, naming the fix")
+    func channel() async throws {
+        let host = try ApplicationHost(
+            manifest: ModuleManifest(name: "Shop", [PricingModule.self, CheckoutModule.self]).withMessages(),
+            launchOptions: .current
+        )
+        try await host.launch()
+        let quotes = try PriceQuotes(host)
+        #expect(try quotes.price(of: "tea") == 4)
+        #expect(try quotes.price(of: "coffee") == nil)
+        _ = try await host.remove(CheckoutModule.self)
+        _ = try await host.remove(PricingModule.self)
+        let error = #expect(throws: MessageError.self) { try quotes.price(of: "tea") }
+        #expect(error?.code == .noReceiver)
+        #expect(error?.description.contains("resolve the channel again") == true)
         try await host.terminate()
     }
 

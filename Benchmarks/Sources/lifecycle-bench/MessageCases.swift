@@ -4,8 +4,8 @@ import LifecycleMessaging
 import LifecycleProxy
 import SyntheticModules
 
-// The messages rows: a message without reply sent to one receiver, N times, against a call through an
-// existential; and broadcast to N receivers, against an index loop over existentials and
+// The messages rows: a message without reply sent to one receiver, N times (checked, and through a
+// channel resolved once), against a call through an existential; and broadcast to N receivers, against an index loop over existentials and
 // NotificationCenter. Every handler, method and observer does the same work: `HookTally.tick()`.
 
 /// N synchronous sends of ``Tick`` to receiver 0, from a synchronous function:
@@ -31,6 +31,36 @@ func sendToOneAsync(_ messenger: Messenger, _ count: Int) async -> Int {
     for _ in 0..<count {
         do {
             try await messenger.send(Tick(), to: NumberedReceiver<Zero>.self)
+        } catch {
+            failures += 1
+        }
+    }
+    return failures
+}
+
+/// N synchronous sends of ``Tick`` to receiver 0 through a channel resolved once:
+/// `channel.sendSynchronously(_:)`. Returns how many sends threw.
+@inline(never)
+func sendThroughChannel(_ channel: MessageChannel<Tick>, _ count: Int) -> Int {
+    var failures = 0
+    for _ in 0..<count {
+        do {
+            try channel.sendSynchronously(Tick())
+        } catch {
+            failures += 1
+        }
+    }
+    return failures
+}
+
+/// N awaited sends of ``Tick`` to receiver 0 through a channel resolved once: `channel.send(_:)`, `async`,
+/// whose receiver's handler is synchronous. Returns how many sends threw.
+@inline(never)
+func sendThroughChannelAsync(_ channel: MessageChannel<Tick>, _ count: Int) async -> Int {
+    var failures = 0
+    for _ in 0..<count {
+        do {
+            try await channel.send(Tick())
         } catch {
             failures += 1
         }
@@ -90,6 +120,14 @@ func messageCases(_ n: Int) -> [BenchCase] {
         }
         return host.context.messages
     }
+    /// The channel to receiver 0, resolved once, after the launch.
+    func channel() async -> MessageChannel<Tick> {
+        do {
+            return try await launched().channel(for: Tick.self, to: NumberedReceiver<Zero>.self)
+        } catch {
+            fatalError("messages: the channel to receiver 0 did not resolve: \(error)")
+        }
+    }
     // The baselines call separate instances of the same types, in the bus's delivery order (manifest
     // order: every receiver has the same priority and no dependencies).
     let receivers: [any TickReceiving] = types.map { type in
@@ -125,6 +163,20 @@ func messageCases(_ n: Int) -> [BenchCase] {
             let messenger = await launched()
             meter.begin()
             for _ in 0..<iterations { check(failures: await sendToOneAsync(messenger, n), .messagesSendAsync) }
+            meter.end()
+        },
+        BenchCase(system: .messagesChannelSend, modules: n, expectedTicks: n) { meter, iterations in
+            let channel = await channel()
+            meter.begin()
+            for _ in 0..<iterations { check(failures: sendThroughChannel(channel, n), .messagesChannelSend) }
+            meter.end()
+        },
+        BenchCase(system: .messagesChannelSendAsync, modules: n, expectedTicks: n) { meter, iterations in
+            let channel = await channel()
+            meter.begin()
+            for _ in 0..<iterations {
+                check(failures: await sendThroughChannelAsync(channel, n), .messagesChannelSendAsync)
+            }
             meter.end()
         },
         BenchCase(system: .messagesExistentialCall, modules: n, expectedTicks: n) { meter, iterations in

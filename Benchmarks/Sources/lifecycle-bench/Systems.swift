@@ -443,6 +443,18 @@ extension System {
         group: .messageSend,
         isLibrary: true
     )
+    static let messagesChannelSend = System(
+        id: "messages-channel-send",
+        label: "channel.sendSynchronously(_:), a MessageChannel resolved once, no reply",
+        group: .messageSend,
+        isLibrary: true
+    )
+    static let messagesChannelSendAsync = System(
+        id: "messages-channel-send-async",
+        label: "try await channel.send(_:), a MessageChannel resolved once (sync handler), no reply",
+        group: .messageSend,
+        isLibrary: true
+    )
     static let messagesExistentialCall = System(
         id: "messages-existential-call",
         label: "non-inlined method through `let receiver: any TickReceiving`, by hand",
@@ -584,7 +596,8 @@ extension System {
         .workHostReverseLean, .workHostDependentsFirstLean, .workHostNone, .workServiceGroup, .workHandReverseSharded,
         .workHandReverseFlat, .workHandTogetherSharded, .workHandTogetherFlat, .servicesResolve, .lockedDictionary,
         .storedService, .buildServices, .buildNoServices, .buildServicesGenerated, .buildNoServicesGenerated,
-        .messagesSend, .messagesSendAsync, .messagesExistentialCall, .messagesBroadcast, .messagesExistentialLoop,
+        .messagesSend, .messagesSendAsync, .messagesChannelSend, .messagesChannelSendAsync, .messagesExistentialCall,
+        .messagesBroadcast, .messagesExistentialLoop,
         .messagesNotificationCenter, .routeTriePath, .routeTrieURL, .hummingbirdTrie, .chainInline, .chainBudget,
         .chainNone, .chainHand, .scopeDefaultBudget, .scopeNoBudget, .scopePartsBare, .scopePartsActions,
         .scopePartsBehaviors, .scopeHand, .routeOverlapMiss, .routeOverlapHit,
@@ -774,6 +787,16 @@ struct Comparison {
         Comparison(
             label: "async send ÷ call through an existential",
             numerator: .messagesSendAsync,
+            denominator: .messagesExistentialCall
+        ),
+        Comparison(
+            label: "channel send ÷ call through an existential",
+            numerator: .messagesChannelSend,
+            denominator: .messagesExistentialCall
+        ),
+        Comparison(
+            label: "async channel send ÷ call through an existential",
+            numerator: .messagesChannelSendAsync,
             denominator: .messagesExistentialCall
         ),
         Comparison(
