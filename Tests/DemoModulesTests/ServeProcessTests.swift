@@ -58,23 +58,24 @@ struct ServeProcessTests {
     @Test("Under systemd (Type=notify): READY, watchdog pings, RELOADING then READY on SIGHUP, STOPPING on SIGTERM")
     func systemdNotifications() async throws {
         let socket = try NotifySocket()
+        let spawned = ContinuousClock.now  // no ping can come before this
         let demo = try DemoProcess(
             ["serve", "--terminate-deadline", "5"],
             environment: ["NOTIFY_SOCKET": socket.name, "WATCHDOG_USEC": "400000"]
         )
         #expect(await socket.receive() == "STATUS=launching")
         #expect(await socket.receiveReady() == "READY=1\nSTATUS=serving")
-        // The watchdog: a ping every 200 ms while the host is responsive, counted over at least a second. On
-        // a loaded machine the sleep overruns, and the pings with it: the bound follows the time it took.
-        let counting = ContinuousClock.now
+        // The watchdog: a ping every 200 ms while the host is responsive. The pings queue in the socket from
+        // READY on, however late this test reads them, so the most there can be follows from the time since
+        // the process was spawned, which is before READY: on a loaded machine that bound grows with the delay.
         try await Task.sleep(for: .seconds(1))
         var pings = 0
         while let ping = await socket.receive(timeout: .milliseconds(10)) {
             #expect(ping == "WATCHDOG=1")
             pings += 1
         }
-        let most = Int((ContinuousClock.now - counting) / .milliseconds(200)) + 2
-        #expect((2...most).contains(pings), "a ping every 200 ms, \(most - 2) intervals: \(pings)")
+        let most = Int((ContinuousClock.now - spawned) / .milliseconds(200)) + 1
+        #expect((2...most).contains(pings), "a ping every 200 ms, at most \(most) since the spawn: \(pings)")
         demo.send(SIGHUP)
         var received: [String] = []
         while received.last != "READY=1\nSTATUS=serving", let next = await socket.receive() {
@@ -96,6 +97,7 @@ struct ServeProcessTests {
     func watchdogStopsWhileAModuleBlocks() async throws {
         let socket = try NotifySocket()
         // The reload hangs; terminate deadline 0.5 s, so the runner's shutdown limit is 1.5 s.
+        let spawned = ContinuousClock.now  // no ping can come before this
         let demo = try DemoProcess(
             ["serve", "--terminate-deadline", "0.5"],
             environment: [
@@ -104,16 +106,16 @@ struct ServeProcessTests {
         )
         #expect(await socket.receive() == "STATUS=launching")
         #expect(await socket.receiveReady() == "READY=1\nSTATUS=serving")
-        // Responsive: a ping every 200 ms. Counted over 800 ms, from the pings queued in the socket, so a late
-        // test reads them late but cannot see them come faster than they were sent.
-        let counting = ContinuousClock.now
+        // Responsive: a ping every 200 ms. The pings queue in the socket from READY on, however late this test
+        // reads them; the process was spawned before READY, so the time since the spawn bounds how many there
+        // can be, on a loaded machine too.
         try await Task.sleep(for: .milliseconds(800))
         var pings = 0
         while let ping = await socket.receive(timeout: .milliseconds(10)) {
             #expect(ping == "WATCHDOG=1")
             pings += 1
         }
-        let window = ContinuousClock.now - counting
+        let window = ContinuousClock.now - spawned
         #expect(pings >= 1, "at least one ping in \(window)")
         #expect(pings <= Int(window / .milliseconds(200)) + 1, "no faster than one per 200 ms: \(pings) in \(window)")
 
@@ -135,8 +137,9 @@ struct ServeProcessTests {
         }
         #expect(pingsWhileHung <= 1, "1.1 s of a blocked host, over five intervals: \(pingsWhileHung) pings")
 
-        // SIGTERM queues behind the hung reload: STOPPING=1 at once, then the shutdown limit ends the run.
-        let signalled = ContinuousClock.now
+        // SIGTERM queues behind the hung reload: STOPPING=1 at once, then the shutdown limit ends the run. The
+        // exit status and the runner's line show the limit ended it; how long that took on this machine is not
+        // asserted (a loaded machine stretches it).
         demo.send(SIGTERM)
         var stopping: String?
         while stopping == nil, let next = await socket.receive() {
@@ -145,7 +148,6 @@ struct ServeProcessTests {
         #expect(stopping == "STOPPING=1\nSTATUS=terminating on SIGTERM")
         let status = try await demo.exitStatus()
         #expect(status == 4)
-        #expect(ContinuousClock.now - signalled < .seconds(4), "shutdown limit 1.5 s, plus time to exit")
         #expect(demo.lines.contains("▶ runner: shutdown limit of 1.5 seconds passed"))
         #expect(!demo.lines.contains("    Configuration: reloaded on SIGHUP; nothing changed"))
     }
