@@ -19,7 +19,9 @@ import Vapor
 // min, p50 and p99, requests per second, and the process's CPU time per request (server and load
 // generator: the figure that holds on a loaded machine, where waiting for a core inflates the latencies).
 // Release build: `swift run -c release vapor-bench` (`--quick` for a smoke run, `--rounds N`, `--requests N`
-// per round and side, `--only cost` or `--only end-to-end`).
+// per round and side, `--only cost` or `--only end-to-end`). `--only responders` compares the same
+// applications without sockets: each request made in memory and answered by the application's responder,
+// one after another, so the figure is the server's path alone.
 //
 // The load generator runs on the same cores as the servers, so the round trips include its cost too, the
 // same for every side.
@@ -201,6 +203,63 @@ if only == nil || only == "end-to-end" {
             Side(name: "ModuleLifecycle", port: try await start(modular), path: "/orders/7"),
         ]
     )
+}
+
+/// The responders alone, in this process, no socket: each request is made in memory and answered by the
+/// application's responder (routing, middleware, the handler's task), `perRound` at a time, one after another,
+/// from a task of no actor. Prints ns per request, min and median over the rounds, for each side and as ratios
+/// to the first.
+func compareResponders(_ sides: [(name: String, app: Application, path: String)]) async throws {
+    print("responders in-process: \(rounds) round(s) of \(perRound) requests per side, taking turns")
+    let (rounds, perRound) = (rounds, perRound)
+    let perRequest = try await Task.detached {
+        var perRequest = Array(repeating: [Double](), count: sides.count)
+        let clock = ContinuousClock()
+        for round in -1..<rounds {  // round -1 warms up
+            for offset in sides.indices {
+                let index = (max(round, 0) + offset) % sides.count
+                let (_, app, path) = sides[index]
+                let responder = app.responder.current
+                let started = clock.now
+                for _ in 0..<perRound {
+                    let request = Request(
+                        application: app,
+                        method: .GET,
+                        url: URI(path: path),
+                        on: app.eventLoopGroup.next()
+                    )
+                    let response = try await responder.respond(to: request).get()
+                    guard response.status == .ok else {
+                        throw LoadGenerator.Failure(description: "\(path): \(response.status)")
+                    }
+                }
+                if round >= 0 { perRequest[index].append((clock.now - started) / .nanoseconds(1) / Double(perRound)) }
+            }
+        }
+        return perRequest
+    }.value
+    let figures = perRequest.map { ($0.min() ?? 0, $0.sorted()[$0.count / 2]) }
+    for (side, figure) in zip(sides, figures) {
+        print(
+            "    \(side.name): min \(String(format: "%.0f", figure.0)) ns  median \(String(format: "%.0f", figure.1)) ns"
+                + "  ÷ \(sides[0].name): \(ratio(figure.0 / figures[0].0)) / \(ratio(figure.1 / figures[0].1))"
+        )
+    }
+}
+
+if only == "responders" {
+    let plain = try await Application.make(.production)
+    plain.get("hello") { _ async in "hello" }
+    let modular = try await Application.make(.production)
+    try modular.useModules(ModuleManifest(name: "vapor-bench", [HelloModule.self]), launchOptions: LaunchOptions())
+    let byHand = try await makeEndToEndPlainApp()
+    let endToEnd = try await makeEndToEndModularApp()
+    for app in [plain, modular, byHand, endToEnd] { try await app.asyncBoot() }
+    apps += [plain, modular, byHand, endToEnd]
+    try await compareResponders([("plain Vapor", plain, "/hello"), ("scope + module routing", modular, "/hello")])
+    try await compareResponders([
+        ("end to end by hand", byHand, "/orders/7"), ("end to end, ModuleLifecycle", endToEnd, "/orders/7"),
+    ])
 }
 
 for app in apps { try await stop(app) }
