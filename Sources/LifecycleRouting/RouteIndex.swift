@@ -10,7 +10,8 @@ import RoutePatternSyntax
 /// whatever the values are and wherever the caller is.
 struct RouteIndex: Sendable {
     struct Node: Sendable {
-        var literals: [String: Int32] = [:]
+        /// The children reached by a literal, compared by Unicode scalars (``LiteralKey``).
+        var literals: [LiteralKey: Int32] = [:]
         var parameter: Int32 = -1
         var wildcard: Int32 = -1
         /// The terminal of a `**` pattern ending here.
@@ -60,11 +61,11 @@ struct RouteIndex: Sendable {
         for segment in syntax.segments {
             switch segment {
             case .literal(let text):
-                if let child = nodes[Int(node)].literals[text] {
+                if let child = nodes[Int(node)].literals[LiteralKey(text)] {
                     node = child
                 } else {
                     let child = addNode()
-                    nodes[Int(node)].literals[text] = child
+                    nodes[Int(node)].literals[LiteralKey(text)] = child
                     node = child
                 }
             case .parameter: node = child(of: node, \.parameter)
@@ -103,14 +104,16 @@ struct RouteIndex: Sendable {
     // MARK: Matching
 
     /// The terminal that matches `url`, with what it captured and the URL's query items.
-    func match(_ url: URL) -> (terminal: Int, parameters: RouteParameters)? {
+    ///
+    /// - Throws: why the path is refused before any pattern is tried (``PathRefusal``).
+    func match(_ url: URL) throws(PathRefusal) -> (terminal: Int, parameters: RouteParameters)? {
         var segments: [String] = []
         segments.reserveCapacity(8)
         if let host = url.host(percentEncoded: true), !host.isEmpty {
-            Self.split(host, into: &segments)
+            try Self.split(host, into: &segments)
             if !segments.isEmpty { segments[0] = segments[0].lowercased() }
         }
-        Self.split(url.path(percentEncoded: true), into: &segments)
+        try Self.split(url.path(percentEncoded: true), into: &segments)
         guard var found = match(scheme: url.scheme?.lowercased(), segments: segments) else { return nil }
         if url.query(percentEncoded: true) != nil,
             let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems
@@ -121,10 +124,12 @@ struct RouteIndex: Sendable {
     }
 
     /// The terminal without a scheme that matches `path`, up to a `?` or `#`, with what it captured.
-    func match(path: String) -> (terminal: Int, parameters: RouteParameters)? {
+    ///
+    /// - Throws: why the path is refused before any pattern is tried (``PathRefusal``).
+    func match(path: String) throws(PathRefusal) -> (terminal: Int, parameters: RouteParameters)? {
         var segments: [String] = []
         segments.reserveCapacity(8)
-        Self.split(path, into: &segments)
+        try Self.split(path, into: &segments)
         return match(scheme: nil, segments: segments)
     }
 
@@ -141,7 +146,7 @@ struct RouteIndex: Sendable {
     }
 
     private func result(
-        _ found: (terminal: Int32, rest: String?),
+        _ found: (terminal: Int32, rest: [String]?),
         _ captures: [String]
     ) -> (terminal: Int, parameters: RouteParameters) {
         let terminal = terminals[Int(found.terminal)]
@@ -150,7 +155,7 @@ struct RouteIndex: Sendable {
         values.reserveCapacity(names.count)
         for (name, value) in zip(names, captures) { values.append((name, value)) }
         // Named by the pattern, for errors; the router renames them after the route.
-        return (Int(found.terminal), RouteParameters(route: terminal.pattern.text, values, rest: found.rest))
+        return (Int(found.terminal), RouteParameters(route: terminal.pattern.text, values, restSegments: found.rest))
     }
 
     /// Depth first, most specific edge first; `captures` holds the parameters of the path taken.
@@ -164,17 +169,18 @@ struct RouteIndex: Sendable {
         _ segments: [String],
         _ position: Int,
         _ captures: inout [String]
-    ) -> (terminal: Int32, rest: String?)? {
+    ) -> (terminal: Int32, rest: [String]?)? {
         let node = nodes[Int(index)]
         let left = segments.count - position
         guard left >= Int(node.shortest), left <= Int(node.longest) else { return nil }
         guard position < segments.count else {
             if node.terminal >= 0 { return (node.terminal, nil) }
-            if node.catchAll >= 0 { return (node.catchAll, "") }
+            if node.catchAll >= 0 { return (node.catchAll, []) }
             return nil
         }
         let segment = segments[position]
-        if let child = node.literals[segment], let found = search(child, segments, position + 1, &captures) {
+        if let child = node.literals[LiteralKey(segment)], let found = search(child, segments, position + 1, &captures)
+        {
             return found
         }
         if node.parameter >= 0 {
@@ -183,7 +189,7 @@ struct RouteIndex: Sendable {
             captures.removeLast()
         }
         if node.wildcard >= 0, let found = search(node.wildcard, segments, position + 1, &captures) { return found }
-        if node.catchAll >= 0 { return (node.catchAll, segments[position...].joined(separator: "/")) }
+        if node.catchAll >= 0 { return (node.catchAll, Array(segments[position...])) }
         return nil
     }
 
@@ -191,26 +197,41 @@ struct RouteIndex: Sendable {
 
     /// Appends the non-empty `/`-separated segments of `text`, up to a `?` or `#`, percent-decoded, to
     /// `segments`. Works on the UTF-8 bytes: no `Character` is formed.
-    static func split(_ text: String, into segments: inout [String]) {
+    ///
+    /// - Throws: ``PathRefusal`` for a segment that is `.` or `..`, written so or encoded, or that holds an
+    ///   encoded `/` next to nothing, `.` or `..`; `segments` then holds those before it.
+    static func split(_ text: String, into segments: inout [String]) throws(PathRefusal) {
         var text = text
-        text.withUTF8 { bytes in
+        let refusal = text.withUTF8 { bytes -> PathRefusal? in
             var start = 0
             var index = 0
             var escaped = false
-            func emit() {
-                guard index > start else { return }
+            func emit() -> PathRefusal? {
+                guard index > start else { return nil }
                 let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                segments.append(escaped ? decode(raw) : String(decoding: raw, as: UTF8.self))
+                if escaped {
+                    let decoded = decode(raw)
+                    if let reason = RoutePatternSyntax.refusedInput(decoded: decoded) {
+                        return PathRefusal(segment: String(decoding: raw, as: UTF8.self), reason: reason)
+                    }
+                    segments.append(decoded)
+                } else {
+                    // `.` or `..`: a segment of one or two bytes, all dots.
+                    if raw.count <= 2, raw[0] == UInt8(ascii: "."), raw[raw.count - 1] == UInt8(ascii: ".") {
+                        return PathRefusal(segment: String(decoding: raw, as: UTF8.self), reason: .dotSegment)
+                    }
+                    segments.append(String(decoding: raw, as: UTF8.self))
+                }
+                return nil
             }
             while index < bytes.count {
                 switch bytes[index] {
                 case UInt8(ascii: "/"):
-                    emit()
+                    if let refusal = emit() { return refusal }
                     start = index + 1
                     escaped = false
                 case UInt8(ascii: "?"), UInt8(ascii: "#"):
-                    emit()
-                    return
+                    return emit()
                 case UInt8(ascii: "%"):
                     escaped = true
                 default:
@@ -218,8 +239,9 @@ struct RouteIndex: Sendable {
                 }
                 index += 1
             }
-            emit()
+            return emit()
         }
+        if let refusal { throw refusal }
     }
 
     /// `raw` percent-decoded; as it is if an escape is malformed, or decodes to invalid UTF-8.
