@@ -10,8 +10,9 @@ import RoutePatternSyntax
 /// whatever the values are and wherever the caller is.
 struct RouteIndex: Sendable {
     struct Node: Sendable {
-        /// The children reached by a literal, compared by Unicode scalars (``LiteralKey``).
-        var literals: [LiteralKey: Int32] = [:]
+        /// The children reached by a literal, keyed by `String`, so by canonical equivalence: a match checks
+        /// the scalars too (``literalText``) when the input or a literal is not ASCII.
+        var literals: [String: Int32] = [:]
         var parameter: Int32 = -1
         var wildcard: Int32 = -1
         /// The terminal of a `**` pattern ending here.
@@ -34,6 +35,13 @@ struct RouteIndex: Sendable {
     private var nodes: [Node] = [Node()]
     /// The root of each scheme's patterns; node 0 is the root of patterns without a scheme.
     private var schemes: [String: Int32] = [:]
+    /// The literal each node is reached by ("" for the others): what a match compares scalar by scalar.
+    private var literalText: [String] = [""]
+    /// Children whose literal is canonically equivalent to, but not the same scalars as, the one `literals`
+    /// holds (`café` written precomposed and decomposed): by parent node, then by the exact literal.
+    private var twins: [Int32: [LiteralKey: Int32]] = [:]
+    /// Whether a literal is not ASCII: then every match checks the scalars of the literals it follows.
+    private var hasNonASCIILiteral = false
     private(set) var terminals: [Terminal] = []
 
     // MARK: Building
@@ -61,11 +69,20 @@ struct RouteIndex: Sendable {
         for segment in syntax.segments {
             switch segment {
             case .literal(let text):
-                if let child = nodes[Int(node)].literals[LiteralKey(text)] {
-                    node = child
+                if text.utf8.contains(where: { $0 >= 0x80 }) { hasNonASCIILiteral = true }
+                if let child = nodes[Int(node)].literals[text] {
+                    if Self.sameScalars(literalText[Int(child)], text) {
+                        node = child
+                    } else if let twin = twins[node]?[LiteralKey(text)] {
+                        node = twin
+                    } else {
+                        let twin = addNode(literal: text)
+                        twins[node, default: [:]][LiteralKey(text)] = twin
+                        node = twin
+                    }
                 } else {
-                    let child = addNode()
-                    nodes[Int(node)].literals[LiteralKey(text)] = child
+                    let child = addNode(literal: text)
+                    nodes[Int(node)].literals[text] = child
                     node = child
                 }
             case .parameter: node = child(of: node, \.parameter)
@@ -88,8 +105,9 @@ struct RouteIndex: Sendable {
         return (true, Int(index))
     }
 
-    private mutating func addNode() -> Int32 {
+    private mutating func addNode(literal: String = "") -> Int32 {
         nodes.append(Node())
+        literalText.append(literal)
         return Int32(nodes.count - 1)
     }
 
@@ -109,12 +127,16 @@ struct RouteIndex: Sendable {
     func match(_ url: URL) throws(PathRefusal) -> (terminal: Int, parameters: RouteParameters)? {
         var segments: [String] = []
         segments.reserveCapacity(8)
+        // Whether literals are compared scalar by scalar: when one is not ASCII, or the input is not.
+        var exact = hasNonASCIILiteral
         if let host = url.host(percentEncoded: true), !host.isEmpty {
-            try Self.split(host, into: &segments)
+            try Self.split(host, into: &segments, exact: &exact)
             if !segments.isEmpty { segments[0] = segments[0].lowercased() }
         }
-        try Self.split(url.path(percentEncoded: true), into: &segments)
-        guard var found = match(scheme: url.scheme?.lowercased(), segments: segments) else { return nil }
+        try Self.split(url.path(percentEncoded: true), into: &segments, exact: &exact)
+        guard var found = match(scheme: url.scheme?.lowercased(), segments: segments, exact: exact) else {
+            return nil
+        }
         if url.query(percentEncoded: true) != nil,
             let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems
         {
@@ -129,19 +151,24 @@ struct RouteIndex: Sendable {
     func match(path: String) throws(PathRefusal) -> (terminal: Int, parameters: RouteParameters)? {
         var segments: [String] = []
         segments.reserveCapacity(8)
-        try Self.split(path, into: &segments)
-        return match(scheme: nil, segments: segments)
+        var exact = hasNonASCIILiteral
+        try Self.split(path, into: &segments, exact: &exact)
+        return match(scheme: nil, segments: segments, exact: exact)
     }
 
     /// The match among the patterns of `scheme`, then those without a scheme.
-    private func match(scheme: String?, segments: [String]) -> (terminal: Int, parameters: RouteParameters)? {
+    private func match(
+        scheme: String?,
+        segments: [String],
+        exact: Bool
+    ) -> (terminal: Int, parameters: RouteParameters)? {
         var captures: [String] = []
         captures.reserveCapacity(4)
-        if let scheme, let root = schemes[scheme], let found = search(root, segments, 0, &captures) {
+        if let scheme, let root = schemes[scheme], let found = search(root, segments, 0, &captures, exact) {
             return result(found, captures)
         }
         captures.removeAll(keepingCapacity: true)
-        if let found = search(0, segments, 0, &captures) { return result(found, captures) }
+        if let found = search(0, segments, 0, &captures, exact) { return result(found, captures) }
         return nil
     }
 
@@ -168,7 +195,8 @@ struct RouteIndex: Sendable {
         _ index: Int32,
         _ segments: [String],
         _ position: Int,
-        _ captures: inout [String]
+        _ captures: inout [String],
+        _ exact: Bool
     ) -> (terminal: Int32, rest: [String]?)? {
         let node = nodes[Int(index)]
         let left = segments.count - position
@@ -179,16 +207,20 @@ struct RouteIndex: Sendable {
             return nil
         }
         let segment = segments[position]
-        if let child = node.literals[LiteralKey(segment)], let found = search(child, segments, position + 1, &captures)
-        {
-            return found
+        if var child = node.literals[segment] {
+            if exact, !Self.sameScalars(literalText[Int(child)], segment) {
+                child = twins[index]?[LiteralKey(segment)] ?? -1
+            }
+            if child >= 0, let found = search(child, segments, position + 1, &captures, exact) { return found }
         }
         if node.parameter >= 0 {
             captures.append(segment)
-            if let found = search(node.parameter, segments, position + 1, &captures) { return found }
+            if let found = search(node.parameter, segments, position + 1, &captures, exact) { return found }
             captures.removeLast()
         }
-        if node.wildcard >= 0, let found = search(node.wildcard, segments, position + 1, &captures) { return found }
+        if node.wildcard >= 0, let found = search(node.wildcard, segments, position + 1, &captures, exact) {
+            return found
+        }
         if node.catchAll >= 0 { return (node.catchAll, Array(segments[position...])) }
         return nil
     }
@@ -200,8 +232,11 @@ struct RouteIndex: Sendable {
     ///
     /// - Throws: ``PathRefusal`` for a segment that is `.` or `..`, written so or encoded, or that holds an
     ///   encoded `/` next to nothing, `.` or `..`; `segments` then holds those before it.
-    static func split(_ text: String, into segments: inout [String]) throws(PathRefusal) {
+    static func split(_ text: String, into segments: inout [String], exact: inout Bool) throws(PathRefusal) {
         var text = text
+        // Every byte ORed: its high bit is set when one is not ASCII.
+        var bits: UInt8 = 0
+        var anyEscaped = false
         let refusal = text.withUTF8 { bytes -> PathRefusal? in
             var start = 0
             var index = 0
@@ -210,6 +245,7 @@ struct RouteIndex: Sendable {
                 guard index > start else { return nil }
                 let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 if escaped {
+                    anyEscaped = true
                     let decoded = decode(raw)
                     if let reason = RoutePatternSyntax.refusedInput(decoded: decoded) {
                         return PathRefusal(segment: String(decoding: raw, as: UTF8.self), reason: reason)
@@ -235,14 +271,19 @@ struct RouteIndex: Sendable {
                 case UInt8(ascii: "%"):
                     escaped = true
                 default:
-                    break
+                    bits |= bytes[index]
                 }
                 index += 1
             }
             return emit()
         }
         if let refusal { throw refusal }
+        // A decoded escape may not be ASCII: checked as if it were not.
+        if bits >= 0x80 || anyEscaped { exact = true }
     }
+
+    /// Whether `a` and `b` are the same Unicode scalars, not only canonically equivalent.
+    static func sameScalars(_ a: String, _ b: String) -> Bool { LiteralKey(a) == LiteralKey(b) }
 
     /// `raw` percent-decoded; as it is if an escape is malformed, or decodes to invalid UTF-8.
     static func decode(_ raw: UnsafeBufferPointer<UInt8>) -> String {
