@@ -11,7 +11,8 @@
 ///           / "**"                                             ; the rest, zero or more segments; last only
 ///           / literal                                          ; exactly this text
 /// name      = (ALPHA / "_") *(ALPHA / DIGIT / "_")
-/// literal   = 1*(unreserved / sub-delims / ":" / "@" / pct-encoded), not starting with ":", without "*"
+/// literal   = 1*(unreserved / sub-delims / ":" / "@" / pct-encoded), not starting with ":", without "*";
+///             decoded, not "." or "..", nor with a "/" next to nothing, "." or ".." (no input has one)
 /// ```
 package struct RoutePatternSyntax: Hashable, Sendable {
     /// One segment of a pattern.
