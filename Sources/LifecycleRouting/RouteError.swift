@@ -13,6 +13,7 @@ public struct RouteError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         enum Base: String, Sendable {
             case noRouter, noRoute, notServed, invalidPattern, invalidParameter, missingParameter, invalidInput
+            case invalidPath
             case unknownOption, missingArgument, unexpectedArgument, rejected, decidedTwice, neverDecided
             case timedOut, loopLimit, handlerFailed, cancelled
         }
@@ -22,6 +23,10 @@ public struct RouteError: Error, Sendable, CustomStringConvertible {
         public static let noRouter = Code(base: .noRouter)
         /// No route's pattern matches the URL, or no route has the command.
         public static let noRoute = Code(base: .noRoute)
+        /// The URL's path has a segment that could name another place than it reads as: `.` or `..`, written
+        /// so or percent-encoded, or an encoded `/` (`%2F`) next to nothing, `.` or `..`. Refused before any
+        /// pattern is tried (`Docs/Routing.md`, "Paths from outside").
+        public static let invalidPath = Code(base: .invalidPath)
         /// No module of the host serves the route type opened by value.
         public static let notServed = Code(base: .notServed)
         /// A pattern cannot match anything (see ``RoutePattern``).
@@ -126,6 +131,25 @@ extension RouteError {
                     : "The patterns served are: \(known.joined(separator: ", "))"
                         + (total > known.count
                             ? ", and \(total - known.count) more (`router.routes` lists them)." : "."))
+        )
+    }
+
+    /// `input`: the URL's absolute string, or the path as given.
+    static func invalidPath(_ input: String, _ refusal: PathRefusal) -> RouteError {
+        let why =
+            switch refusal.reason {
+            case .dotSegment:
+                "a `.` or `..` segment, which the router neither follows nor hands to a handler, so a route "
+                    + "serving files cannot be climbed out of"
+            case .encodedSlash:
+                "an encoded `/` (`%2F`) next to nothing, `.` or `..`, which would read as a different path "
+                    + "once decoded"
+            }
+        return RouteError(
+            .invalidPath,
+            intent: input,
+            description: "Refused \(input): the segment `\(refusal.segment)` is \(why). Send the "
+                + "path without it (resolve `..` on the client), or pass the text as a query item."
         )
     }
 

@@ -10,6 +10,8 @@ import RoutePatternSyntax
 /// whatever the values are and wherever the caller is.
 struct RouteIndex: Sendable {
     struct Node: Sendable {
+        /// The children reached by a literal, keyed by `String`, so by canonical equivalence: a match checks
+        /// the scalars too (``literalText``) when the input or a literal is not ASCII.
         var literals: [String: Int32] = [:]
         var parameter: Int32 = -1
         var wildcard: Int32 = -1
@@ -33,6 +35,13 @@ struct RouteIndex: Sendable {
     private var nodes: [Node] = [Node()]
     /// The root of each scheme's patterns; node 0 is the root of patterns without a scheme.
     private var schemes: [String: Int32] = [:]
+    /// The literal each node is reached by ("" for the others): what a match compares scalar by scalar.
+    private var literalText: [String] = [""]
+    /// Children whose literal is canonically equivalent to, but not the same scalars as, the one `literals`
+    /// holds (`café` written precomposed and decomposed): by parent node, then by the exact literal.
+    private var twins: [Int32: [LiteralKey: Int32]] = [:]
+    /// Whether a literal is not ASCII: then every match checks the scalars of the literals it follows.
+    private var hasNonASCIILiteral = false
     private(set) var terminals: [Terminal] = []
 
     // MARK: Building
@@ -60,10 +69,19 @@ struct RouteIndex: Sendable {
         for segment in syntax.segments {
             switch segment {
             case .literal(let text):
+                if text.utf8.contains(where: { $0 >= 0x80 }) { hasNonASCIILiteral = true }
                 if let child = nodes[Int(node)].literals[text] {
-                    node = child
+                    if Self.sameScalars(literalText[Int(child)], text) {
+                        node = child
+                    } else if let twin = twins[node]?[LiteralKey(text)] {
+                        node = twin
+                    } else {
+                        let twin = addNode(literal: text)
+                        twins[node, default: [:]][LiteralKey(text)] = twin
+                        node = twin
+                    }
                 } else {
-                    let child = addNode()
+                    let child = addNode(literal: text)
                     nodes[Int(node)].literals[text] = child
                     node = child
                 }
@@ -87,8 +105,9 @@ struct RouteIndex: Sendable {
         return (true, Int(index))
     }
 
-    private mutating func addNode() -> Int32 {
+    private mutating func addNode(literal: String = "") -> Int32 {
         nodes.append(Node())
+        literalText.append(literal)
         return Int32(nodes.count - 1)
     }
 
@@ -103,15 +122,21 @@ struct RouteIndex: Sendable {
     // MARK: Matching
 
     /// The terminal that matches `url`, with what it captured and the URL's query items.
-    func match(_ url: URL) -> (terminal: Int, parameters: RouteParameters)? {
+    ///
+    /// - Throws: why the path is refused before any pattern is tried (``PathRefusal``).
+    func match(_ url: URL) throws(PathRefusal) -> (terminal: Int, parameters: RouteParameters)? {
         var segments: [String] = []
         segments.reserveCapacity(8)
+        // Whether literals are compared scalar by scalar: when one is not ASCII, or the input is not.
+        var exact = hasNonASCIILiteral
         if let host = url.host(percentEncoded: true), !host.isEmpty {
-            Self.split(host, into: &segments)
+            try Self.split(host, into: &segments, exact: &exact)
             if !segments.isEmpty { segments[0] = segments[0].lowercased() }
         }
-        Self.split(url.path(percentEncoded: true), into: &segments)
-        guard var found = match(scheme: url.scheme?.lowercased(), segments: segments) else { return nil }
+        try Self.split(url.path(percentEncoded: true), into: &segments, exact: &exact)
+        guard var found = match(scheme: url.scheme?.lowercased(), segments: segments, exact: exact) else {
+            return nil
+        }
         if url.query(percentEncoded: true) != nil,
             let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems
         {
@@ -121,27 +146,34 @@ struct RouteIndex: Sendable {
     }
 
     /// The terminal without a scheme that matches `path`, up to a `?` or `#`, with what it captured.
-    func match(path: String) -> (terminal: Int, parameters: RouteParameters)? {
+    ///
+    /// - Throws: why the path is refused before any pattern is tried (``PathRefusal``).
+    func match(path: String) throws(PathRefusal) -> (terminal: Int, parameters: RouteParameters)? {
         var segments: [String] = []
         segments.reserveCapacity(8)
-        Self.split(path, into: &segments)
-        return match(scheme: nil, segments: segments)
+        var exact = hasNonASCIILiteral
+        try Self.split(path, into: &segments, exact: &exact)
+        return match(scheme: nil, segments: segments, exact: exact)
     }
 
     /// The match among the patterns of `scheme`, then those without a scheme.
-    private func match(scheme: String?, segments: [String]) -> (terminal: Int, parameters: RouteParameters)? {
+    private func match(
+        scheme: String?,
+        segments: [String],
+        exact: Bool
+    ) -> (terminal: Int, parameters: RouteParameters)? {
         var captures: [String] = []
         captures.reserveCapacity(4)
-        if let scheme, let root = schemes[scheme], let found = search(root, segments, 0, &captures) {
+        if let scheme, let root = schemes[scheme], let found = search(root, segments, 0, &captures, exact) {
             return result(found, captures)
         }
         captures.removeAll(keepingCapacity: true)
-        if let found = search(0, segments, 0, &captures) { return result(found, captures) }
+        if let found = search(0, segments, 0, &captures, exact) { return result(found, captures) }
         return nil
     }
 
     private func result(
-        _ found: (terminal: Int32, rest: String?),
+        _ found: (terminal: Int32, rest: [String]?),
         _ captures: [String]
     ) -> (terminal: Int, parameters: RouteParameters) {
         let terminal = terminals[Int(found.terminal)]
@@ -150,7 +182,7 @@ struct RouteIndex: Sendable {
         values.reserveCapacity(names.count)
         for (name, value) in zip(names, captures) { values.append((name, value)) }
         // Named by the pattern, for errors; the router renames them after the route.
-        return (Int(found.terminal), RouteParameters(route: terminal.pattern.text, values, rest: found.rest))
+        return (Int(found.terminal), RouteParameters(route: terminal.pattern.text, values, restSegments: found.rest))
     }
 
     /// Depth first, most specific edge first; `captures` holds the parameters of the path taken.
@@ -163,27 +195,33 @@ struct RouteIndex: Sendable {
         _ index: Int32,
         _ segments: [String],
         _ position: Int,
-        _ captures: inout [String]
-    ) -> (terminal: Int32, rest: String?)? {
+        _ captures: inout [String],
+        _ exact: Bool
+    ) -> (terminal: Int32, rest: [String]?)? {
         let node = nodes[Int(index)]
         let left = segments.count - position
         guard left >= Int(node.shortest), left <= Int(node.longest) else { return nil }
         guard position < segments.count else {
             if node.terminal >= 0 { return (node.terminal, nil) }
-            if node.catchAll >= 0 { return (node.catchAll, "") }
+            if node.catchAll >= 0 { return (node.catchAll, []) }
             return nil
         }
         let segment = segments[position]
-        if let child = node.literals[segment], let found = search(child, segments, position + 1, &captures) {
-            return found
+        if var child = node.literals[segment] {
+            if exact, !Self.sameScalars(literalText[Int(child)], segment) {
+                child = twins[index]?[LiteralKey(segment)] ?? -1
+            }
+            if child >= 0, let found = search(child, segments, position + 1, &captures, exact) { return found }
         }
         if node.parameter >= 0 {
             captures.append(segment)
-            if let found = search(node.parameter, segments, position + 1, &captures) { return found }
+            if let found = search(node.parameter, segments, position + 1, &captures, exact) { return found }
             captures.removeLast()
         }
-        if node.wildcard >= 0, let found = search(node.wildcard, segments, position + 1, &captures) { return found }
-        if node.catchAll >= 0 { return (node.catchAll, segments[position...].joined(separator: "/")) }
+        if node.wildcard >= 0, let found = search(node.wildcard, segments, position + 1, &captures, exact) {
+            return found
+        }
+        if node.catchAll >= 0 { return (node.catchAll, Array(segments[position...])) }
         return nil
     }
 
@@ -191,36 +229,61 @@ struct RouteIndex: Sendable {
 
     /// Appends the non-empty `/`-separated segments of `text`, up to a `?` or `#`, percent-decoded, to
     /// `segments`. Works on the UTF-8 bytes: no `Character` is formed.
-    static func split(_ text: String, into segments: inout [String]) {
+    ///
+    /// - Throws: ``PathRefusal`` for a segment that is `.` or `..`, written so or encoded, or that holds an
+    ///   encoded `/` next to nothing, `.` or `..`; `segments` then holds those before it.
+    static func split(_ text: String, into segments: inout [String], exact: inout Bool) throws(PathRefusal) {
         var text = text
-        text.withUTF8 { bytes in
+        // Every byte ORed: its high bit is set when one is not ASCII.
+        var bits: UInt8 = 0
+        var anyEscaped = false
+        let refusal = text.withUTF8 { bytes -> PathRefusal? in
             var start = 0
             var index = 0
             var escaped = false
-            func emit() {
-                guard index > start else { return }
+            func emit() -> PathRefusal? {
+                guard index > start else { return nil }
                 let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                segments.append(escaped ? decode(raw) : String(decoding: raw, as: UTF8.self))
+                if escaped {
+                    anyEscaped = true
+                    let decoded = decode(raw)
+                    if let reason = RoutePatternSyntax.refusedInput(decoded: decoded) {
+                        return PathRefusal(segment: String(decoding: raw, as: UTF8.self), reason: reason)
+                    }
+                    segments.append(decoded)
+                } else {
+                    // `.` or `..`: a segment of one or two bytes, all dots.
+                    if raw.count <= 2, raw[0] == UInt8(ascii: "."), raw[raw.count - 1] == UInt8(ascii: ".") {
+                        return PathRefusal(segment: String(decoding: raw, as: UTF8.self), reason: .dotSegment)
+                    }
+                    segments.append(String(decoding: raw, as: UTF8.self))
+                }
+                return nil
             }
             while index < bytes.count {
                 switch bytes[index] {
                 case UInt8(ascii: "/"):
-                    emit()
+                    if let refusal = emit() { return refusal }
                     start = index + 1
                     escaped = false
                 case UInt8(ascii: "?"), UInt8(ascii: "#"):
-                    emit()
-                    return
+                    return emit()
                 case UInt8(ascii: "%"):
                     escaped = true
                 default:
-                    break
+                    bits |= bytes[index]
                 }
                 index += 1
             }
-            emit()
+            return emit()
         }
+        if let refusal { throw refusal }
+        // A decoded escape may not be ASCII: checked as if it were not.
+        if bits >= 0x80 || anyEscaped { exact = true }
     }
+
+    /// Whether `a` and `b` are the same Unicode scalars, not only canonically equivalent.
+    static func sameScalars(_ a: String, _ b: String) -> Bool { LiteralKey(a) == LiteralKey(b) }
 
     /// `raw` percent-decoded; as it is if an escape is malformed, or decodes to invalid UTF-8.
     static func decode(_ raw: UnsafeBufferPointer<UInt8>) -> String {

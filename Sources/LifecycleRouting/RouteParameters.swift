@@ -14,16 +14,30 @@
 public struct RouteParameters: Sendable, CustomStringConvertible {
     /// The values, by name, in the order described above.
     public private(set) var values: [(name: String, value: String)]
-    /// What `**` matched: the remaining segments joined by `/`, percent-decoded; `nil` without `**`.
-    public internal(set) var rest: String?
+    /// What `**` matched, segment by segment, each percent-decoded; `nil` without `**`. An encoded `/`
+    /// stays inside its segment: `x%2Fy/z` is `["x/y", "z"]`, `x/y/z` is `["x", "y", "z"]`. No segment is
+    /// `.` or `..`, or starts, ends or doubles an encoded `/`: the router refuses such a path
+    /// (``RouteError/Code/invalidPath``).
+    public let restSegments: [String]?
+    /// What `**` matched: ``restSegments`` joined by `/`; `nil` without `**`. Safe to append to a
+    /// directory: it never climbs out (no `..`) and never starts with `/`. It reads `x%2Fy/z` and `x/y/z`
+    /// alike; read ``restSegments`` to tell them apart.
+    public var rest: String? { restSegments?.joined(separator: "/") }
     /// The route the parameters are for, named in errors.
     let route: String
 
-    /// Parameters named `route` in errors; for tests of ``Route/init(parameters:)``.
-    public init(route: String = "route", _ values: [(name: String, value: String)] = [], rest: String? = nil) {
+    /// Parameters named `route` in errors; for tests of ``Route/init(parameters:)``. `rest` gives what `**`
+    /// matched as one text, split at its `/` into ``restSegments``; `restSegments` gives the segments, and
+    /// wins when both are given.
+    public init(
+        route: String = "route",
+        _ values: [(name: String, value: String)] = [],
+        rest: String? = nil,
+        restSegments: [String]? = nil
+    ) {
         self.route = route
         self.values = values
-        self.rest = rest
+        self.restSegments = restSegments ?? rest.map { $0.split(separator: "/").map(String.init) }
     }
 
     mutating func append(_ name: String, _ value: String) { values.append((name, value)) }

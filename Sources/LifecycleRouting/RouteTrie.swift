@@ -57,16 +57,43 @@ public struct RouteTrie<Value: Sendable>: Sendable {
     /// The value of the pattern that matches `url`, with what it captured and the URL's query items.
     ///
     /// The URL's host, if it has one, is its first segment, lowercased; its path's segments follow,
-    /// percent-decoded. Empty segments (`//`) are skipped.
+    /// percent-decoded. Empty segments (`//`) are skipped. A path the router refuses (a `.` or `..` segment,
+    /// an encoded `/` next to nothing, `.` or `..`; `Docs/Routing.md`, "Paths from outside") matches nothing:
+    /// ``checkedMatch(_:)`` says why.
     public func match(_ url: URL) -> (value: Value, parameters: RouteParameters)? {
-        index.match(url).map { (values[$0.terminal], $0.parameters) }
+        (try? checkedMatch(url)) ?? nil
+    }
+
+    /// ``match(_:)``, throwing for a path the router refuses instead of answering `nil`, so a server can tell
+    /// a bad request from one nothing serves.
+    ///
+    /// - Returns: `nil` when no pattern matches.
+    /// - Throws: ``RouteError/Code/invalidPath`` naming the segment and why.
+    public func checkedMatch(_ url: URL) throws(RouteError) -> (value: Value, parameters: RouteParameters)? {
+        do {
+            return try index.match(url).map { (values[$0.terminal], $0.parameters) }
+        } catch {
+            throw .invalidPath(url.absoluteString, error)
+        }
     }
 
     /// The value of the pattern without a scheme that matches `path`, such as `/users/42`, with what it
     /// captured. The path is taken as it is, up to a `?` or `#`; segments are percent-decoded, and empty
-    /// ones skipped.
+    /// ones skipped. A path the router refuses matches nothing: ``checkedMatch(path:)`` says why.
     public func match(path: String) -> (value: Value, parameters: RouteParameters)? {
-        index.match(path: path).map { (values[$0.terminal], $0.parameters) }
+        (try? checkedMatch(path: path)) ?? nil
+    }
+
+    /// ``match(path:)-(String)``, throwing for a path the router refuses instead of answering `nil`.
+    ///
+    /// - Returns: `nil` when no pattern matches.
+    /// - Throws: ``RouteError/Code/invalidPath`` naming the segment and why.
+    public func checkedMatch(path: String) throws(RouteError) -> (value: Value, parameters: RouteParameters)? {
+        do {
+            return try index.match(path: path).map { (values[$0.terminal], $0.parameters) }
+        } catch {
+            throw .invalidPath(path, error)
+        }
     }
 
     /// ``match(path:)-(String)`` for a substring or another string type.

@@ -172,14 +172,15 @@ public final class Router: Sendable {
     public var interceptors: [String] { state.withLock { $0.table }.interceptors.map(\.name) }
 
     /// What `url` would open, without opening it: the route and the parameters, or `nil` if no pattern
-    /// matches, or once the host is gone. Neither interceptors nor handlers run.
+    /// matches, the path is refused (``RouteError/Code/invalidPath``, which ``open(url:)`` throws), or once
+    /// the host is gone. Neither interceptors nor handlers run.
     public func match(_ url: URL) -> (route: ServedRoute, parameters: RouteParameters)? {
         let table = state.withLock { $0.table }
         guard let (index, found) = table.trie.match(url) else { return nil }
         let route = table.routes[index]
         return (
             ServedRoute(type: route.type, server: route.server, hasInterceptor: route.interceptor != nil),
-            RouteParameters(route: route.name, found.values, rest: found.rest)
+            RouteParameters(route: route.name, found.values, restSegments: found.restSegments)
         )
     }
 
@@ -212,7 +213,9 @@ public final class Router: Sendable {
     /// Opens the route whose pattern matches `url`, through the interceptors, and returns what its handler
     /// returned.
     ///
-    /// - Throws: ``RouteError/Code/noRoute`` if no pattern matches; the route's parameter errors; and the
+    /// - Throws: ``RouteError/Code/invalidPath`` for a path with a `.` or `..` segment (written so or
+    ///   percent-encoded) or an encoded `/` next to nothing, `.` or `..`, before any pattern is tried;
+    ///   ``RouteError/Code/noRoute`` if no pattern matches; the route's parameter errors; and the
     ///   errors of opening a route by value (`open(_:)`).
     public func open(url: URL) async throws(RouteError) -> any Sendable {
         try await open(RouteIntent(url: url))
@@ -274,7 +277,8 @@ public final class Router: Sendable {
     }
 
     /// The open-URL event's way in (``RouterModule``): opens the route `url` matches and answers `true`, or
-    /// answers `false` when no route matches. The URL is matched once.
+    /// answers `false` when no route matches. The URL is matched once. A refused path throws
+    /// ``RouteError/Code/invalidPath``: the host reports it as the router's failure.
     func openIfMatched(_ url: URL) async throws(RouteError) -> Bool {
         let (table, context) = try snapshot(url.absoluteString)
         let resolved: (intent: RouteIntent, route: BoundRoute?)
@@ -419,7 +423,7 @@ public final class Router: Sendable {
             if let route = intent.route, let index = table.byType[ObjectIdentifier(type(of: route))] {
                 return (intent, table.routes[index])
             }
-            guard let (index, found) = table.trie.match(url) else {
+            guard let (index, found) = try table.trie.checkedMatch(url) else {
                 throw .noRoute(
                     url: url,
                     known: Array(table.routes.lazy.compactMap { $0.type.pattern?.text }.prefix(10)),
@@ -427,7 +431,7 @@ public final class Router: Sendable {
                 )
             }
             let route = table.routes[index]
-            let parameters = RouteParameters(route: route.name, found.values, rest: found.rest)
+            let parameters = RouteParameters(route: route.name, found.values, restSegments: found.restSegments)
             return (parse(route, parameters, source: intent.source), route)
         case .command(let arguments):
             if let route = intent.route, let index = table.byType[ObjectIdentifier(type(of: route))] {

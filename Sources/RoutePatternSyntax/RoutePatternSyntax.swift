@@ -11,7 +11,8 @@
 ///           / "**"                                             ; the rest, zero or more segments; last only
 ///           / literal                                          ; exactly this text
 /// name      = (ALPHA / "_") *(ALPHA / DIGIT / "_")
-/// literal   = 1*(unreserved / sub-delims / ":" / "@" / pct-encoded), not starting with ":", without "*"
+/// literal   = 1*(unreserved / sub-delims / ":" / "@" / pct-encoded), not starting with ":", without "*";
+///             decoded, not "." or "..", nor with a "/" next to nothing, "." or ".." (no input has one)
 /// ```
 package struct RoutePatternSyntax: Hashable, Sendable {
     /// One segment of a pattern.
@@ -160,6 +161,14 @@ package struct RoutePatternSyntax: Hashable, Sendable {
                             + "two hexadecimal digits: percent-encode it"
                     )
                 }
+                if let refusal = refusedInput(decoded: literal) {
+                    return problem(
+                        "has the segment `\(part)`, which no input can have: the router refuses "
+                            + (refusal == .dotSegment
+                                ? "`.` and `..` segments" : "an encoded `/` next to nothing, `.` or `..`")
+                            + " in a path; remove it"
+                    )
+                }
                 // The host, right after the scheme, compares without case, as URLs define it.
                 segments.append(.literal(scheme != nil && index == 0 ? literal.lowercased() : literal))
             }
@@ -222,6 +231,38 @@ package struct RoutePatternSyntax: Hashable, Sendable {
             }
         }
         return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// Why an input segment could name another place than it reads as, once decoded.
+    package enum SegmentRefusal: Sendable {
+        /// `.` or `..`.
+        case dotSegment
+        /// A `/` (it was encoded) next to nothing, `.` or `..`: `../etc`, `/etc`, `a//b`.
+        case encodedSlash
+    }
+
+    /// Whether the router refuses an input segment that decodes to `segment`, and why: `.` or `..`; or,
+    /// when it holds a `/` (which the input encoded), a piece between its slashes that is empty, `.` or
+    /// `..`. Patterns with such a literal cannot match, so they are refused too.
+    package static func refusedInput(decoded segment: String) -> SegmentRefusal? {
+        var pieces = 0
+        var refused = false
+        var length = 0
+        var dots = 0
+        for byte in segment.utf8 {
+            if byte == UInt8(ascii: "/") {
+                if length == 0 || (dots == length && length <= 2) { refused = true }
+                pieces += 1
+                length = 0
+                dots = 0
+            } else {
+                length += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
+        }
+        if length == 0 || (dots == length && length <= 2) { refused = true }
+        guard refused else { return nil }
+        return pieces == 0 ? .dotSegment : .encodedSlash
     }
 
     /// The value of one hexadecimal digit.

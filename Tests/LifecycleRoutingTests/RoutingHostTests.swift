@@ -199,7 +199,7 @@ struct RoutingHostTests {
         var generator = SplitMix(seed: 0xF022)
         let pieces = [
             "/", "users", "me", "42", "-1", "%", "%2F", "%zz", "app:", "//", "reports", "7", "?", "=", "&",
-            "#", "files", "**", ":", "é", " ", "guarded", "no", "9999999999999999999999",
+            "#", "files", "**", ":", "é", " ", "guarded", "no", "9999999999999999999999", "..", "%2E",
         ]
         var opened = 0
         var refused: [RouteError.Code: Int] = [:]
@@ -215,7 +215,10 @@ struct RoutingHostTests {
         }
         #expect(opened > 0)
         #expect(refused[.noRoute, default: 0] > 0)
-        #expect(Set(refused.keys).isSubset(of: [.noRoute, .invalidParameter, .missingParameter, .rejected]))
+        #expect(refused[.invalidPath, default: 0] > 0)
+        #expect(
+            Set(refused.keys).isSubset(of: [.noRoute, .invalidPath, .invalidParameter, .missingParameter, .rejected])
+        )
     }
 
     @Test("Route and intent names are module-qualified type names; unresolved intents are named by their input")
