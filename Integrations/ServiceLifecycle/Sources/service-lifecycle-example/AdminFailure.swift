@@ -11,6 +11,7 @@ import LifecycleServices
 /// | a wrong token (`AdminTokenInterceptor`), or another interceptor's refusal | 403 |
 /// | a write while the host is in the background or terminating (`BackgroundWriteGuard`) | 503 |
 /// | a parameter of the wrong type, a missing one, or one the route refuses | 400 |
+/// | a path with a `.` or `..` segment, raw or percent-encoded, or an encoded `/` beside one (`invalidPath`) | 400 |
 /// | the store is closed, the host is gone, an interceptor timed out, the request was cancelled | 503 |
 /// | anything else: a handler's own failure, an interceptor that misbehaved | 500 |
 struct AdminFailure: Encodable, Sendable {
@@ -54,7 +55,7 @@ struct AdminFailure: Encodable, Sendable {
             default:
                 return .forbidden
             }
-        case .invalidParameter, .missingParameter, .invalidInput:
+        case .invalidParameter, .missingParameter, .invalidInput, .invalidPath:
             return .badRequest
         case .handlerFailed:
             switch error.underlying {

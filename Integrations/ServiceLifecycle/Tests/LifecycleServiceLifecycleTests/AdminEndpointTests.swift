@@ -225,6 +225,22 @@ struct AdminEndpointTests {
         #expect(server.example.transcript.contains("store: closed with 100 items"), "no refused write ran")
     }
 
+    @Test("A path that climbs (`..` or `.`, percent-encoded, or an encoded `/` beside one) is 400 invalidPath")
+    func climbingPathsAre400() async throws {
+        let server = try await start(adminToken: token)
+
+        for path in ["/admin/%2E%2E/modules", "/admin/items/%2e%2e", "/admin/items/..%2Fmodules", "/admin/items/.%2E"] {
+            let answer = await server.send("GET", path, token: token)
+            #expect(answer.status == 400, "\(path): \(answer)")
+            let failure = try decode(Failure.self, answer)
+            #expect(failure.error == "invalidPath" && failure.interceptor == nil, "\(path): \(failure)")
+        }
+        // The router refuses before any route or interceptor runs: no token needed to learn it, nothing ran.
+        let anonymous = await server.send("GET", "/admin/%2E%2E/modules")
+        #expect(anonymous.status == 400, "\(anonymous)")
+        await server.stop()
+    }
+
     @Test("The token is --admin-token, else ADMIN_TOKEN, else the documented default")
     func theTokenComesFromTheOptionTheEnvironmentOrTheDefault() async throws {
         let unset = try await start(adminToken: nil)
