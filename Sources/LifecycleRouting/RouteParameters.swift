@@ -27,17 +27,17 @@ public struct RouteParameters: Sendable, CustomStringConvertible {
     let route: String
 
     /// Parameters named `route` in errors; for tests of ``Route/init(parameters:)``. `rest` gives what `**`
-    /// matched as one text, split at its `/` into ``restSegments``; `restSegments` gives the segments, and
-    /// wins when both are given.
-    public init(
-        route: String = "route",
-        _ values: [(name: String, value: String)] = [],
-        rest: String? = nil,
-        restSegments: [String]? = nil
-    ) {
+    /// matched as one text, split at its `/` into ``restSegments``.
+    public init(route: String = "route", _ values: [(name: String, value: String)] = [], rest: String? = nil) {
+        self.init(route: route, values, restSegments: rest.map { $0.split(separator: "/").map(String.init) })
+    }
+
+    /// Parameters named `route` in errors, with what `**` matched given segment by segment; for tests of
+    /// ``Route/init(parameters:)`` that tell an encoded `/` (`["x/y", "z"]`) from a real one.
+    public init(route: String = "route", _ values: [(name: String, value: String)] = [], restSegments: [String]?) {
         self.route = route
         self.values = values
-        self.restSegments = restSegments ?? rest.map { $0.split(separator: "/").map(String.init) }
+        self.restSegments = restSegments
     }
 
     mutating func append(_ name: String, _ value: String) { values.append((name, value)) }

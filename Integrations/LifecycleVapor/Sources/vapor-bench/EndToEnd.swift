@@ -19,28 +19,27 @@ import Vapor
 
 // MARK: With ModuleLifecycle
 
-/// A scope action of every request: it counts what it sees.
-struct AuditAction: ScopeAction {
-    static let kinds: ScopeKinds = [.request]
-    static let priority: ModulePriority = .normal
-    let seen: Counter
+/// A scope action of every request that counts what it sees; two of them, at two priorities.
+protocol CountingAction: ScopeAction {
+    var seen: Counter { get }
+    init(seen: Counter)
+}
 
-    init(context: LifecycleContext) { seen = context.launchOptions[CounterKey.self] }
-
+extension CountingAction {
+    static var kinds: ScopeKinds { [.request] }
+    init(context: LifecycleContext) { self.init(seen: context.launchOptions[CounterKey.self]) }
     func didBegin(_ scope: Scope) { seen.add() }
     func willEnd(_ scope: Scope) { seen.add() }
 }
 
-/// The second global action, of lower priority.
-struct MetricsAction: ScopeAction {
-    static let kinds: ScopeKinds = [.request]
+struct AuditAction: CountingAction {
+    static let priority: ModulePriority = .normal
+    let seen: Counter
+}
+
+struct MetricsAction: CountingAction {
     static let priority: ModulePriority = .low
     let seen: Counter
-
-    init(context: LifecycleContext) { seen = context.launchOptions[CounterKey.self] }
-
-    func didBegin(_ scope: Scope) { seen.add() }
-    func willEnd(_ scope: Scope) { seen.add() }
 }
 
 /// The behavior a handler adopts: it counts the request's events.
@@ -64,29 +63,20 @@ struct ShowOrder: LifecycleRouting.Route {
 }
 
 /// An interceptor that lets every intent through; three of them, at three priorities.
-struct PassInterceptor1: RouteInterceptor {
-    static let priority = 3
-    init(context: LifecycleContext) {}
+protocol PassingInterceptor: RouteInterceptor {
+    init()
+}
+
+extension PassingInterceptor {
+    init(context: LifecycleContext) { self.init() }
     func intercept(_ intent: RouteIntent, context: RouteContext, decision: InterceptorDecision) async {
         decision.continue()
     }
 }
 
-struct PassInterceptor2: RouteInterceptor {
-    static let priority = 2
-    init(context: LifecycleContext) {}
-    func intercept(_ intent: RouteIntent, context: RouteContext, decision: InterceptorDecision) async {
-        decision.continue()
-    }
-}
-
-struct PassInterceptor3: RouteInterceptor {
-    static let priority = 1
-    init(context: LifecycleContext) {}
-    func intercept(_ intent: RouteIntent, context: RouteContext, decision: InterceptorDecision) async {
-        decision.continue()
-    }
-}
+struct PassInterceptor1: PassingInterceptor { static let priority = 3 }
+struct PassInterceptor2: PassingInterceptor { static let priority = 2 }
+struct PassInterceptor3: PassingInterceptor { static let priority = 1 }
 
 /// A question to another module: the next order number.
 struct NextOrder: Message {
