@@ -208,8 +208,10 @@ extension Scope {
             return ending
         }
         // On the host's watchdog: past the budget, the end is taken over in a task of its own, so one stuck end
-        // never delays another, and the task ending the scope finds its remaining steps claimed.
-        let watchdog = endBudget == nil ? nil : registry.watchdog
+        // never delays another, and the task ending the scope finds its remaining steps claimed. An end with
+        // nothing to deliver and nothing to release runs no code of anyone's and cannot overrun: unwatched.
+        let idle = deactivateLimit == 0 && endLimit == 0 && ending.cleanups.isEmpty
+        let watchdog = endBudget == nil || idle ? nil : registry.watchdog
         let watch = endBudget.flatMap { budget in watchdog.map { registry.endWatch.watch(self, budget: budget, on: $0) }
         }
         var run = DeliveryRun(.deactivate, claims: .original, observer: observer)

@@ -108,6 +108,31 @@ struct ScopeFailureTests {
         #expect(recorder.receivers(of: .end, in: "GET /hangs").count == 3)
     }
 
+    @Test(
+        "an end with no action and no adoption is still watched when it releases something stored",
+        .timeLimit(.minutes(1))
+    )
+    func cleanupAloneIsWatched() async throws {
+        let clock = VirtualClock()
+        let (host, scopes, _) = try scopedHost([], endBudget: .milliseconds(100), clock: clock)
+        defer { withExtendedLifetime(host) {} }
+        let release = Gate()
+        let scope = try await scopes.begin(.request, "GET /pool")
+        let stored = scope.store(1, for: ObjectIdentifier(Gate.self), name: "Pool") { await release.wait() }
+        #expect(stored?.stored == true)
+        let ending = Task { try await scope.end() }
+        while !release.isWaiting { await Task.yield() }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(100))
+        try await waitUntil { scopes.inFlight().isEmpty }
+        let failure = try #require(scopes.failures.last)
+        #expect(failure.action == "Pool")
+        #expect((failure.error as? ScopeError)?.code == .endTimedOut)
+        release.open()
+        let error = await #expect(throws: ScopeError.self) { try await ending.value }
+        #expect(error?.action == "Pool")
+    }
+
     @Test("a scope released without ending is reported as leaked")
     func leak() async throws {
         let (host, scopes, _) = try scopedHost([])

@@ -10,7 +10,7 @@ struct ModuleRoutes: RoutesBuilder {
     let host: ApplicationHost
 
     func add(_ route: Route) {
-        route.responder = RequestScopeResponder(wrapping: route.responder, scopes: host.scopes, gate: gate, host: host)
+        route.responder = RequestScopeResponder(wrapping: route, scopes: host.scopes, gate: gate, host: host)
         base.add(route)
     }
 }

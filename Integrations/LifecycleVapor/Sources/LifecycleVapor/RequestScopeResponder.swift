@@ -2,8 +2,10 @@ import LifecycleCore
 import LifecycleScopes
 import Vapor
 
-/// One route's responder, run in a request scope of the host's ``ScopeRegistry`` named `<METHOD> <path>`
-/// (`GET /todos/7`, the path without its query): the scope actions of kind `.request` run at its begin and
+/// One route's responder, run in a request scope of the host's ``ScopeRegistry`` named after the route:
+/// `<METHOD> <route>` (`GET /todos/:id`), as OpenTelemetry names a server span, so the name is made once per
+/// route, not per request (the concrete path, `req.url.path`, costs a Foundation call each time it is read:
+/// half of this responder's own time when it was the name). The scope actions of kind `.request` run at its begin and
 /// end, a handler adopts behaviors with `req.modules.scope?.adopt(...)`, and scoped services resolve from
 /// `req.modules.services`, one instance per request. The scope ends after the response was made (or the
 /// handler threw), and its services' shutdowns run then. A module's route checks its ``ModuleGate`` first:
@@ -25,13 +27,18 @@ struct RequestScopeResponder: AsyncResponder {
     }
 
     let next: Next
+    /// The scope's name: `<METHOD> <route>`.
+    let name: String
     /// Where the scopes come from: `host.scopes`; `nil` runs the route without one.
     let scopes: ScopeRegistry?
     /// The gate of the module that registered the route; `nil` for the application's own routes.
     let gate: ModuleGate?
     let host: ApplicationHost
 
-    init(wrapping responder: any Responder, scopes: ScopeRegistry?, gate: ModuleGate?, host: ApplicationHost) {
+    /// Wraps `route`'s responder; `route.responder = RequestScopeResponder(...)` puts it in place.
+    init(wrapping route: Route, scopes: ScopeRegistry?, gate: ModuleGate?, host: ApplicationHost) {
+        let responder = route.responder
+        name = "\(route.method.rawValue) /\(route.path.string)"
         if let responder = responder as? any AsyncResponder {
             next = .awaiting(responder)
         } else {
@@ -45,7 +52,7 @@ struct RequestScopeResponder: AsyncResponder {
     func respond(to request: Request) async throws -> Response {
         if let gate, let refusal = gate.refusal(in: host) { throw refusal }
         guard let scopes else { return try await respondUnscoped(to: request) }
-        return try await scopes.withScope(.request, "\(request.method.rawValue) \(request.url.path)") { scope in
+        return try await scopes.withScope(.request, name) { scope in
             request.storage[RequestScopeKey.self] = scope
             return try await respondUnscoped(to: request)
         }

@@ -94,7 +94,7 @@ public final class VaporModuleHost: LifecycleHandler, Sendable {
         }
         let scopes = host.scopes
         for route in application.routes.all where !route.isScoped {
-            route.responder = RequestScopeResponder(wrapping: route.responder, scopes: scopes, gate: nil, host: host)
+            route.responder = RequestScopeResponder(wrapping: route, scopes: scopes, gate: nil, host: host)
         }
         let failed = Set(failures.map(\.participant.name))
         let gates = state.withLock { state in

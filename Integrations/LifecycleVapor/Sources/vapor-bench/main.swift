@@ -7,10 +7,11 @@ import Vapor
 // What a Vapor request pays for ModuleLifecycle, in two comparisons, each side by side in one process on
 // 127.0.0.1, with a load generator on raw sockets at 1 and 64 concurrent clients:
 //
-// - "request cost": `GET /hello` answering "hello" from an async handler, in a plain app; in a plain app with
-//   an empty `AsyncMiddleware` (what any async middleware costs in Vapor: the chain runs in a task of its
-//   own, which is why the request scope is not a middleware); and from a module's route, behind its gate and
-//   in a request scope (`RequestScopeResponder`).
+// - "request cost": `GET /hello` answering "hello" from an async handler, in a plain app; in a second plain
+//   app, the control (the two are the same, so its ratio to the first is the run's noise floor); in a plain
+//   app with an empty `AsyncMiddleware` (what any async middleware costs in Vapor: the chain runs in a task
+//   of its own, which is why the request scope is not a middleware); and from a module's route, behind its
+//   gate and in a request scope (`RequestScopeResponder`).
 // - "end to end": `GET /orders/7` with everything a module's request path can carry (two global scope
 //   actions, an adopted behavior, three scoped services, a route opened through three interceptors, a
 //   message to another module) against the same work written by hand (`EndToEnd.swift`).
@@ -176,16 +177,20 @@ var apps: [Application] = []
 if only == nil || only == "cost" {
     let plain = try await Application.make(.production)
     plain.get("hello") { _ async in "hello" }
+    // The same app again: the control. What it measures against the first is the run's noise floor.
+    let control = try await Application.make(.production)
+    control.get("hello") { _ async in "hello" }
     let passThrough = try await Application.make(.production)
     passThrough.middleware.use(PassThrough())
     passThrough.get("hello") { _ async in "hello" }
     let modular = try await Application.make(.production)
     try modular.useModules(ModuleManifest(name: "vapor-bench", [HelloModule.self]), launchOptions: LaunchOptions())
-    apps += [plain, passThrough, modular]
+    apps += [plain, control, passThrough, modular]
     try compare(
         "request cost",
         [
             Side(name: "plain Vapor", port: try await start(plain), path: "/hello"),
+            Side(name: "plain Vapor again (control)", port: try await start(control), path: "/hello"),
             Side(name: "+ an empty async middleware", port: try await start(passThrough), path: "/hello"),
             Side(name: "scope + module routing", port: try await start(modular), path: "/hello"),
         ]

@@ -50,15 +50,15 @@ import VaporTesting
             // one behind an async middleware, which must run inside the scope too.
             app.get("own") { req async in req.modules.scope?.name ?? "no scope" }
             app.get("own-future") { req in req.modules.scope?.name ?? "no scope" }
-            app.grouped(ScopeNamingMiddleware()).get("own-grouped") { req async in
+            app.grouped(ScopeNamingMiddleware()).get("own-grouped", ":page") { req async in
                 req.headers.first(name: "x-scope-in-middleware") ?? "middleware not run"
             }
             try await app.asyncBoot()
             try await app.testing()
                 .test(.GET, "own") { response in #expect(response.body.string == "GET /own") }
                 .test(.GET, "own-future") { response in #expect(response.body.string == "GET /own-future") }
-                .test(.GET, "own-grouped?page=2") { response in
-                    #expect(response.body.string == "GET /own-grouped")  // the path without its query
+                .test(.GET, "own-grouped/7?sort=up") { response in
+                    #expect(response.body.string == "GET /own-grouped/:page")  // the route, not the path
                 }
             #expect(record.written.filter { $0.hasPrefix("ended GET /own") }.count == 3)
         }
