@@ -15,9 +15,12 @@ struct Server {
             let runner = HostRunner(host: host, configuration: HostRunner.Configuration(signals: signals))
             let outcome = await runner.run()  // launch, serve, terminate on SIGTERM or Ctrl-C
             exit(outcome.code)  // 0 clean, 1 terminate failed, 3 launch failed, 4 deadline exceeded, 130 Ctrl-C twice
-        } catch {
-            print("server: \(error)")  // a bad manifest or signal map, and what to fix
+        } catch let error as SignalMapError {
+            print("server: \(error)")  // LIFECYCLE_SIGNALS cannot be read, and what to fix: a usage error
             exit(64)
+        } catch {
+            print("server: \(error)")  // the host could not be built (a ManifestError), and what to fix
+            exit(1)
         }
     }
 }

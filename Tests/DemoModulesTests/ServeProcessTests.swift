@@ -272,6 +272,15 @@ struct ServeProcessTests {
         #expect(server.lines.contains("lifecycle: exit 0 (clean)"))
     }
 
+    @Test("ServerExample refuses an unreadable LIFECYCLE_SIGNALS as a usage error: exit 64, naming the entry")
+    func serverExampleBadSignalMap() async throws {
+        let server = try DemoProcess([], executable: "ServerExample", environment: ["LIFECYCLE_SIGNALS": "HUP=dance"])
+        #expect(try await server.exitStatus() == 64)
+        let line = try #require(server.lines.first { $0.hasPrefix("server: ") })
+        #expect(line.contains("HUP=dance"))
+        #expect(!server.lines.contains("lifecycle: launched; serving"))
+    }
+
     @Test("serve's listener is a module's work: it answers HTTP once ready, and closes before willTerminate")
     func listenerWork() async throws {
         let socket = try NotifySocket()
