@@ -66,7 +66,9 @@ final class DemoListener {
                 let client = accept(descriptor, nil, nil)
                 guard client >= 0 else { return }  // EAGAIN: nothing more to accept now
                 Self.answer(client, respond)
+                // Counted before the connection closes: a client that saw its answer end finds it counted.
                 served.count.withLock { $0 += 1 }
+                close(client)
             }
         }
         source.setCancelHandler { close(descriptor) }
@@ -80,9 +82,8 @@ final class DemoListener {
         return served.count.withLock { $0 }
     }
 
-    /// Reads one request from `client`, answers it and closes the connection.
+    /// Reads one request from `client` and answers it; the caller closes the connection.
     private static func answer(_ client: Int32, _ respond: (String) -> String?) {
-        defer { close(client) }
         var timeout = timeval(tv_sec: 1, tv_usec: 0)
         setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var buffer = [UInt8](repeating: 0, count: 4096)

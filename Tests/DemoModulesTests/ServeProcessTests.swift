@@ -287,7 +287,10 @@ struct ServeProcessTests {
         let demo = try DemoProcess(["serve"], environment: ["NOTIFY_SOCKET": socket.name])
         #expect(await socket.receive() == "STATUS=launching")
         #expect(await socket.receiveReady() == "READY=1\nSTATUS=serving")
-        // READY=1 came after the work reported ready, so the line naming the port is there and it answers.
+        // READY=1 came after the work reported ready, so the line naming the port was written and the port
+        // answers. The line comes through a pipe and a reader thread of this process, the datagram does not:
+        // wait for the reader rather than assume it kept up.
+        try await demo.waitFor("    Listener: serving HTTP on 127.0.0.1:")
         let serving = try #require(demo.lines.first { $0.hasPrefix("    Listener: serving HTTP on 127.0.0.1:") })
         let port = try #require(UInt16(serving.split(separator: ":").last ?? ""))
         #expect(try httpGet("/health", port: port).hasSuffix("\r\n\r\nactive\n"))

@@ -1,6 +1,7 @@
 import Foundation
 import LifecycleCore
 import LifecycleProxy
+import LifecycleTesting
 import Testing
 
 /// The host journals a supervised delivery itself when nothing but the journal listens, and through the
@@ -51,7 +52,7 @@ struct JournalPathTests {
             ),
             delegate: Delegate(script: script),
             launchOptions: options,
-            configuration: .init(onDelivery: onDelivery)
+            configuration: .init(clock: VirtualClock(), onDelivery: onDelivery)
         )
         await #expect(throws: LifecycleError.self) { try await host.launch() }
         #expect(try await host.open(URL(string: "app://journal")!))
@@ -225,7 +226,7 @@ struct JournalConcurrentSourcesTests {
         let host = try ApplicationHost(
             manifest: ModuleManifest(name: "Sources", [High.self, JournalOpener.self, Low.self, WarmSearch.self]),
             launchOptions: options,
-            configuration: .init(didFinishLaunchingWaitsForWarmUp: false)
+            configuration: .init(didFinishLaunchingWaitsForWarmUp: false, clock: VirtualClock())
         )
         box.host.withLock { $0 = host }
         try await host.launch()  // WarmSearch holds its warm-up

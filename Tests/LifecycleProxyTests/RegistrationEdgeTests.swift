@@ -61,7 +61,7 @@ func stageHost(_ modules: [any LifecycleModule.Type], _ log: StageLog, waits: Bo
     return try ApplicationHost(
         manifest: ModuleManifest(modules),
         launchOptions: options,
-        configuration: .init(didFinishLaunchingWaitsForWarmUp: waits)
+        configuration: .init(didFinishLaunchingWaitsForWarmUp: waits, clock: VirtualClock())
     )
 }
 
@@ -192,6 +192,7 @@ struct RegistrationFailureTests {
             launchOptions: options,
             configuration: .init(
                 didFinishLaunchingWaitsForWarmUp: false,
+                clock: VirtualClock(),
                 onUnobservedError: { error in errors.withLock { $0.append(error) } }
             )
         )

@@ -74,7 +74,7 @@ struct StageTests {
         return try ApplicationHost(
             manifest: ModuleManifest([WarmCache.self, WarmSearch.self, WarmDatabase.self]),
             launchOptions: options,
-            configuration: .init(didFinishLaunchingWaitsForWarmUp: waits)
+            configuration: .init(didFinishLaunchingWaitsForWarmUp: waits, clock: VirtualClock())
         )
     }
 
@@ -205,7 +205,7 @@ struct StageTests {
         let host = try ApplicationHost(
             manifest: ModuleManifest([FailingWarmUp.self, WarmSearch.self]),
             launchOptions: options,
-            configuration: .init(launchFailurePolicy: .abort)
+            configuration: .init(launchFailurePolicy: .abort, clock: VirtualClock())
         )
         log.latch("WarmSearch").open()
         let error = await #expect(throws: LifecycleError.self) { try await host.launch() }

@@ -1,5 +1,6 @@
 import LifecycleCore
 import LifecycleProxy
+import LifecycleTesting
 import Testing
 
 /// Checks that warm-up waits only for the nearest warm-up implementers yet starts every module exactly
@@ -127,7 +128,8 @@ struct WarmUpGraphTests {
                 DiamondTop.self, DiamondJoin.self, DiamondSide.self, DiamondLeft.self, DiamondRight.self,
                 DiamondLeftPath.self, DiamondRightPath.self, DiamondRoot.self,
             ]),
-            launchOptions: options
+            launchOptions: options,
+            configuration: .init(clock: VirtualClock())  // budgets pass only when a test moves it
         )
         let launch = Task { try await host.launch() }
         await log.latch("DiamondRoot").waitUntilEntered()
@@ -158,7 +160,8 @@ struct WarmUpGraphTests {
         options[StageLogKey.self] = log
         let host = try ApplicationHost(
             manifest: ModuleManifest([FanRoot.self, FanFirst.self, FanSecond.self, FanThird.self, FanAfterThird.self]),
-            launchOptions: options
+            launchOptions: options,
+            configuration: .init(clock: VirtualClock())  // budgets pass only when a test moves it
         )
         for name in ["FanRoot", "FanThird", "FanAfterThird"] { log.latch(name).open() }
         let launch = Task { try await host.launch() }
