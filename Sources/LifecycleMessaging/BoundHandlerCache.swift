@@ -1,3 +1,4 @@
+import LifecycleCore
 import Synchronization
 
 /// A route's bound handlers (``BoundHandler``), for each of the few senders that broadcast its message,
@@ -16,7 +17,7 @@ final class BoundHandlerCache: Sendable {
     /// call builds its own context (the broadcast's slower path).
     static var capacity: Int { 8 }
 
-    private let slots = Mutex(Slots())
+    private let slots = Locked(Slots())
 
     init() {}
 

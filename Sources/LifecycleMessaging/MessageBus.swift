@@ -8,10 +8,10 @@ public import Synchronization
 /// the installation current at that moment.
 public final class MessageBus: Sendable {
     /// The current installation; `nil` until the host installs its modules.
-    private let installation = Mutex<MessageRouting?>(nil)
+    private let installation = Locked<MessageRouting?>(nil)
     /// Listeners by message type, held weakly: a listener nobody holds any more is gone, and its deinit
     /// takes it off. `listening` lets a send skip the lock when there are none.
-    private let listeners = Mutex<[ObjectIdentifier: [WeakListener]]>([:])
+    private let listeners = Locked<[ObjectIdentifier: [WeakListener]]>([:])
     @usableFromInline let listening = Atomic<Int>(0)
     /// Set when the host is gone: a messenger kept past it is told the host terminated.
     private let retired = Atomic<Bool>(false)

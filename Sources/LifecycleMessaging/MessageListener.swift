@@ -29,7 +29,7 @@ public final class MessageListener<M: Message>: AsyncSequence, Sendable, AnyMess
         var timer: HostWatchdog.Token?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let bus: MessageBus
     private let watchdog: HostWatchdog
 

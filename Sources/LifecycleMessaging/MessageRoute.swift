@@ -97,7 +97,7 @@ final class MessageRoute<M: Message>: AnyMessageRoute {
     @usableFromInline let anyAsync: Bool
     /// The positions each audience selected, computed once per audience: a conformance check is a
     /// runtime look-up.
-    private let selections = Mutex<[MessageAudience.Key: [Int]]>([:])
+    private let selections = Locked<[MessageAudience.Key: [Int]]>([:])
     /// Each receiver's handler bound to its context, for the few senders that broadcast this message.
     private let bound = BoundHandlerCache()
 

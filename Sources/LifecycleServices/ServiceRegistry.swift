@@ -25,9 +25,9 @@ final class ServiceRegistry: Sendable {
     @usableFromInline let state = Atomic<Int>(State.notLaunched.rawValue)
     /// What each module resolved through its own resolver or its factories, by `ObjectIdentifier` of its
     /// type: for tests. Written only by those resolutions, never by the host-wide resolver.
-    private let byRequester = Mutex<[ObjectIdentifier: [ServiceKey: Int]]>([:])
+    private let byRequester = Locked<[ObjectIdentifier: [ServiceKey: Int]]>([:])
     /// Singletons in creation order, for shutdown in reverse.
-    private let created = Mutex<[any AnyServiceSlot]>([])
+    private let created = Locked<[any AnyServiceSlot]>([])
     /// Scoped instances whose scope began to end while they were made, so it could not keep them, in the
     /// order they were made; `nil` once the registry has shut them down.
     private let strays = Locked<[Stray]?>([])

@@ -48,7 +48,7 @@ final class ServiceSlot<S: Sendable>: AnyServiceSlot {
     /// The created singleton, owned here; written once, under the lock, before it is published. Typed
     /// `AnyObject`, not `Instance`, so that making and destroying a slot instantiates no generic metadata:
     /// a registry makes thousands.
-    private let creation = Mutex<AnyObject?>(nil)
+    private let creation = Locked<AnyObject?>(nil)
     @usableFromInline let count = Atomic<Int>(0)
 
     @usableFromInline

@@ -53,7 +53,11 @@ public final class NotifySocket: Sendable {
 
     /// The next datagram, or `nil` after `timeout` without one. Polls without blocking, sleeping a
     /// millisecond between looks: a blocking wait would hold one of the two cooperative threads.
-    public func receive(timeout: Duration = .seconds(5)) async -> String? {
+    ///
+    /// The default of 60 seconds is for a datagram that must come: it only bounds how long a failing test
+    /// waits, so it is generous enough for a loaded machine or a sanitizer build (5 seconds was not). Pass a
+    /// short `timeout` to check that nothing comes.
+    public func receive(timeout: Duration = .seconds(60)) async -> String? {
         let deadline = ContinuousClock.now + timeout
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {

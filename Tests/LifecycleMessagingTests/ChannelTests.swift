@@ -178,7 +178,7 @@ struct Loop: Message {}
 
 /// The channel `Looper` sends through, set by the test.
 final class ChannelBox: Sendable {
-    let channel = Mutex<MessageChannel<Loop>?>(nil)
+    let channel = Locked<MessageChannel<Loop>?>(nil)
 }
 
 enum ChannelBoxKey: LaunchOptionKey {

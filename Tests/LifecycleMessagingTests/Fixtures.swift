@@ -6,7 +6,7 @@ import Synchronization
 
 /// What the fixtures' handlers did, in order, shared by every module of one host.
 final class Recorder: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
     func record(_ line: String) { lines.withLock { $0.append(line) } }
     var entries: [String] { lines.withLock { $0 } }
     func count(_ line: String) -> Int { entries.filter { $0 == line }.count }
@@ -284,7 +284,7 @@ struct Echo: MessageReceiving {
 
 /// The host, for a handler that changes it.
 final class HostBox: Sendable {
-    let host = Mutex<ApplicationHost?>(nil)
+    let host = Locked<ApplicationHost?>(nil)
 }
 
 enum HostBoxKey: LaunchOptionKey {
@@ -325,7 +325,7 @@ final class CanaryWatch: Sendable {
         weak let canary: Canary?
         init(_ canary: Canary) { self.canary = canary }
     }
-    private let seen = Mutex<[Weak]>([])
+    private let seen = Locked<[Weak]>([])
     func watch(_ canary: Canary) { seen.withLock { $0.append(Weak(canary)) } }
     var alive: Int { seen.withLock { $0.filter { $0.canary != nil }.count } }
 }

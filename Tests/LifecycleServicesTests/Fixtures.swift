@@ -4,7 +4,7 @@ import Synchronization
 
 /// What the fixtures did, in order: hooks, factories and shutdowns.
 final class Recorder: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
     func record(_ line: String) { lines.withLock { $0.append(line) } }
     var entries: [String] { lines.withLock { $0 } }
     func count(_ line: String) -> Int { entries.filter { $0 == line }.count }

@@ -201,7 +201,7 @@ struct ServiceValidationTests {
 /// threw), in thread order.
 func resolveOnThreads(_ count: Int, _ body: @escaping @Sendable () throws -> String) -> [String] {
     let gate = StartGate()
-    let results = Mutex<[Int: String]>([:])
+    let results = Locked<[Int: String]>([:])
     let done = DispatchGroup()
     for index in 0..<count {
         done.enter()

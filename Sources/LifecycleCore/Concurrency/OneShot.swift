@@ -55,7 +55,13 @@ package final class OneShot<Value: Sendable>: Sendable {
 
     /// Waits for the value. One waiter only.
     package func value() async -> Value {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Value, Never>) in
+        #if LIFECYCLE_TSAN
+        // The settling thread resumes the waiter after releasing the lock, and the sanitizer does not see the
+        // runtime hand the task over: taking the lock once more makes the hand-over (everything the settler
+        // wrote before settling) visible to it. Sanitizer builds only; the runtime orders it in every build.
+        defer { state.withLock { _ in } }
+        #endif
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Value, Never>) in
             let early: Value? = state.withLock { state in
                 guard case .settled(let value) = state else {
                     state = .waiting(continuation)
