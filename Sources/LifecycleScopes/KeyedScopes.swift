@@ -70,6 +70,9 @@ public final class KeyedScopes<Key: Hashable & Sendable>: Sendable {
         /// A deadline on the watchdog for the oldest idle scope's expiry is armed.
         var timerArmed = false
         var timer: (token: HostWatchdog.Token, watchdog: HostWatchdog)?
+        /// The ends of expired scopes in progress, in tasks of their own: ``endAll()`` waits for them.
+        var expiring: [UInt64: Task<Void, Never>] = [:]
+        var nextExpiring: UInt64 = 0
     }
 
     /// A table of scopes of `kind` in `registry` (`host.scopes`, `context.scopes`).
@@ -159,7 +162,7 @@ public final class KeyedScopes<Key: Hashable & Sendable>: Sendable {
     /// - Returns: How many scopes this call ended.
     @discardableResult
     public func endAll() async -> Int {
-        let (idle, timer) = state.withLock { state in
+        let (idle, timer, expiring) = state.withLock { state in
             state.closed = true
             var idle: [Task<Result<Scope, ScopeError>, Never>] = []
             while let oldest = state.oldestIdle {
@@ -167,9 +170,10 @@ public final class KeyedScopes<Key: Hashable & Sendable>: Sendable {
                 state.entries[oldest] = nil
             }
             defer { state.timer = nil }
-            return (idle, state.timer)
+            return (idle, state.timer, Array(state.expiring.values))
         }
         if let timer { timer.watchdog.disarm(timer.token) }
+        for ending in expiring { await ending.value }
         return await Self.end(idle)
     }
 
@@ -180,31 +184,32 @@ public final class KeyedScopes<Key: Hashable & Sendable>: Sendable {
         _ key: Key,
         now: HostClock.Instant
     ) throws(KeyedScopesError) -> (Task<Result<Scope, ScopeError>, Never>, [Task<Result<Scope, ScopeError>, Never>]) {
-        let taken: Result<(Task<Result<Scope, ScopeError>, Never>, [Task<Result<Scope, ScopeError>, Never>]), KeyedScopesError> =
-            state.withLock { state in
-                if state.closed {
-                    return .failure(KeyedScopesError(.closed, kind: kind, key: "\(key)"))
-                }
-                var evicted = state.expire(before: now.advanced(by: .zero - idleTimeout))
-                if var entry = state.entries[key] {
-                    if entry.uses == 0 { entry = state.unlink(key) }
-                    entry.uses += 1
-                    state.entries[key] = entry
-                    return .success((entry.opening, evicted))
-                }
-                if state.entries.count >= capacity {
-                    guard let oldest = state.oldestIdle else {
-                        return .failure(KeyedScopesError(.full, kind: kind, key: "\(key)", capacity: capacity))
+        let taken:
+            Result<(Task<Result<Scope, ScopeError>, Never>, [Task<Result<Scope, ScopeError>, Never>]), KeyedScopesError> =
+                state.withLock { state in
+                    if state.closed {
+                        return .failure(KeyedScopesError(.closed, kind: kind, key: "\(key)"))
                     }
-                    evicted.append(state.unlink(oldest).opening)
-                    state.entries[oldest] = nil
+                    var evicted = state.expire(before: now.advanced(by: .zero - idleTimeout))
+                    if var entry = state.entries[key] {
+                        if entry.uses == 0 { entry = state.unlink(key) }
+                        entry.uses += 1
+                        state.entries[key] = entry
+                        return .success((entry.opening, evicted))
+                    }
+                    if state.entries.count >= capacity {
+                        guard let oldest = state.oldestIdle else {
+                            return .failure(KeyedScopesError(.full, kind: kind, key: "\(key)", capacity: capacity))
+                        }
+                        evicted.append(state.unlink(oldest).opening)
+                        state.entries[oldest] = nil
+                    }
+                    let opening = Task { [registry, kind, preparing] in
+                        await Self.open(key, kind: kind, in: registry, prepare: preparing)
+                    }
+                    state.entries[key] = Entry(opening: opening, uses: 1, idleSince: now)
+                    return .success((opening, evicted))
                 }
-                let opening = Task { [registry, kind, preparing] in
-                    await Self.open(key, kind: kind, in: registry, prepare: preparing)
-                }
-                state.entries[key] = Entry(opening: opening, uses: 1, idleSince: now)
-                return .success((opening, evicted))
-            }
         return try taken.get()
     }
 
@@ -244,16 +249,23 @@ public final class KeyedScopes<Key: Hashable & Sendable>: Sendable {
     private func armTimer(on watchdog: HostWatchdog) {
         let token = watchdog.arm(after: idleTimeout) { [weak self] now in
             guard let self else { return nil }
-            let (expired, next) = state.withLock { state in
+            return state.withLock { state in
                 let expired = state.expire(before: now.advanced(by: .zero - idleTimeout))
+                if !expired.isEmpty {
+                    // Ended in a task of their own: a deadline's callback must not wait.
+                    let id = state.nextExpiring
+                    state.nextExpiring += 1
+                    state.expiring[id] = Task { [weak self] in
+                        await Self.end(expired)
+                        _ = self?.state.withLock { $0.expiring.removeValue(forKey: id) }
+                    }
+                }
                 guard let oldest = state.oldestIdle, let entry = state.entries[oldest], !state.closed else {
                     state.timerArmed = false
-                    return (expired, HostClock.Instant?.none)
+                    return nil
                 }
-                return (expired, entry.idleSince.advanced(by: idleTimeout))
+                return entry.idleSince.advanced(by: idleTimeout)
             }
-            if !expired.isEmpty { Task { await Self.end(expired) } }
-            return next
         }
         state.withLock { $0.timer = (token, watchdog) }
     }

@@ -117,7 +117,7 @@ struct KeyedScopesTests {
         #expect(table.count == 0)
     }
 
-    @Test("a full table ends its least recently used idle scope, end actions and scoped cleanups included")
+    @Test("a full table ends its least recently used idle scope, and its end actions run")
     func leastRecentlyUsed() async throws {
         let (host, scopes, _) = try scopedHost([])
         defer { withExtendedLifetime(host) {} }
@@ -264,7 +264,12 @@ struct KeyedScopesTests {
         _ = try await table.withScope("alice") { $0 }
         let entered = Gate()
         let release = Gate()
-        let using = Task { try await table.withScope("bob") { _ in entered.open(); await release.wait() } }
+        let using = Task {
+            try await table.withScope("bob") { _ in
+                entered.open()
+                await release.wait()
+            }
+        }
         await entered.wait()
         #expect(await table.endAll() == 1)
         #expect(log.entries.contains("alice ended"))

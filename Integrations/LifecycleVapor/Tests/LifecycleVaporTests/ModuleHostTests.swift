@@ -19,7 +19,12 @@ import VaporTesting
     ) async throws {
         try await withApp { app in
             let manifest = ModuleManifest(name: "tests", modules).withServices().withScopes(actions: [EndedScopes.self])
-            let host = try app.useModules(manifest, configuration: configuration, launchOptions: options(record), drainDelay: .zero)
+            let host = try app.useModules(
+                manifest,
+                configuration: configuration,
+                launchOptions: options(record),
+                drainDelay: .zero
+            )
             host.registerHealthRoutes(on: app)
             host.registerAdminRoutes(on: app)
             try await app.asyncBoot()

@@ -30,6 +30,8 @@ struct RequestAudit: ScopeBehavior {
     }
 
     func willEnd(_ scope: Scope) {
-        log.write("audit \(method) \(path) \(outcome.status.map(String.init) ?? "unanswered")\(session.map { " session \($0)" } ?? "")")
+        log.write(
+            "audit \(method) \(path) \(outcome.status.map(String.init) ?? "unanswered")\(session.map { " session \($0)" } ?? "")"
+        )
     }
 }

@@ -78,10 +78,13 @@ struct ServiceLifecycleExample {
         guard let port = Int(options.argument("--port") ?? options.environment["PORT"] ?? "8080"), port >= 0,
             let drainDelay = Int(options.argument("--drain-delay") ?? "\(defaultDrainDelay)"), drainDelay >= 0,
             let mode = Mode(rawValue: options.argument("--mode") ?? "work"),
-            let level = Logger.Level(rawValue: options.argument("--log-level") ?? options.environment["LOG_LEVEL"] ?? "notice"),
+            let level = Logger.Level(
+                rawValue: options.argument("--log-level") ?? options.environment["LOG_LEVEL"] ?? "notice"
+            ),
             let maxSessions = Int(options.argument("--max-sessions") ?? "\(KeyedScopes<String>.defaultCapacity)"),
             let sessionIdleTimeout = Int(
-                options.argument("--session-idle-timeout") ?? "\(KeyedScopes<String>.defaultIdleTimeout.components.seconds)"
+                options.argument("--session-idle-timeout")
+                    ?? "\(KeyedScopes<String>.defaultIdleTimeout.components.seconds)"
             )
         else {
             FileHandle.standardError.write(Data(usage.utf8))
@@ -90,7 +93,9 @@ struct ServiceLifecycleExample {
         LoggingSystem.bootstrap { label in
             // The per-request lines (RequestLog, at .info) join the transcript when the level lets them
             // through; every other log goes to standard error.
-            guard label != RequestLog.label else { return TranscriptLogHandler(transcript: transcript, logLevel: level) }
+            guard label != RequestLog.label else {
+                return TranscriptLogHandler(transcript: transcript, logLevel: level)
+            }
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler

@@ -71,7 +71,10 @@ final class SessionScopes: Sendable {
     ) async throws -> R {
         guard let id else { return try await body(nil, nil) }
         guard Self.isValidID(id) else {
-            return try await body(nil, HTTPError(.badRequest, message: "X-Session: 1 to 64 letters, digits, '-', '_' or '.'"))
+            return try await body(
+                nil,
+                HTTPError(.badRequest, message: "X-Session: 1 to 64 letters, digits, '-', '_' or '.'")
+            )
         }
         guard let sessions = table.withLock({ $0 }) else { return try await body(nil, nil) }
         var entered = false

@@ -123,7 +123,10 @@ struct HealthEndpointTests {
         }
     }
 
-    @Test("Without --drain-delay, SIGTERM keeps serving while readiness answers 503: the safe default", arguments: ExampleMode.allCases)
+    @Test(
+        "Without --drain-delay, SIGTERM keeps serving while readiness answers 503: the safe default",
+        arguments: ExampleMode.allCases
+    )
     func theDefaultDrainDelayLetsABalancerSee503(mode: ExampleMode) async throws {
         // No --drain-delay: the default, 5 s, during which the listener stays open and says draining.
         let example = try ExampleProcess(arguments: ["--port", "0", "--log-level", "info"] + mode.arguments)

@@ -46,7 +46,8 @@ struct RequestScopeTests {
         init(_ arguments: [String] = [], logLevel: String? = "info") async throws {
             // The timing, audit and session lines are per-request lines, at .info: off by default.
             example = try ExampleProcess(
-                arguments: ["--port", "0", "--drain-delay", "0"] + (logLevel.map { ["--log-level", $0] } ?? []) + arguments
+                arguments: ["--port", "0", "--drain-delay", "0"] + (logLevel.map { ["--log-level", $0] } ?? [])
+                    + arguments
             )
             port = try #require(
                 await example.waitUntilServing(),
