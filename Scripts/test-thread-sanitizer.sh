@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 suites='ConcurrencyTests|StressTests|RegistrationTests|RegistrationWarmUpTests|RegistrationFailureTests'
 suites+='|FaultInjectionTests|StageTests|TimeLimitTests|TerminationTests|HostRunnerTests|InterceptorTests|RoutingHostTests'
-suites+='|ScopeAdoptionTests|ScopeStackTests|ScopeFailureTests|ScopeStateMachineTests|ScopeEdgeCaseTests'
+suites+='|ScopeAdoptionTests|ScopeStackTests|ScopeFailureTests|ScopeStateMachineTests|ScopeEdgeCaseTests|KeyedScopesTests'
 suites+='|SystemdNotifierTests|QuarantineTests|ModuleSwitchingTests|ActivityTests|InstrumentTests'
 suites+='|WatchdogTests|SupervisedTests|OneShotTests|WarmUpTimeLimitTests|SupervisedDeliveryTests|MessagingBudgetTests|ListenerTests'
 suites+='|LifecycleWorkTests'
