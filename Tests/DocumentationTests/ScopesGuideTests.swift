@@ -152,6 +152,25 @@ struct ScopesGuideTests {
         #expect(session.activations == 2)
     }
 
+    @Test("sessions by key, bounded: shared by their uses, ended at endAll")
+    func keyedSessions() async throws {
+        let host = try host()
+        let scopes = host.scopes!
+        let log = host.context.launchOptions[AccessLogKey.self]
+        // README: sessions by key
+        let sessions = try KeyedScopes<String>(.session, in: scopes, capacity: 1_000, idleTimeout: .seconds(600)) {
+            await $0.once("welcome") { scope in log.write("welcome, \(scope.name)") }
+        }
+        let cart = try await sessions.withScope("alice") { session in
+            try await scopes.withScope(.request, "GET /cart", parent: session) { _ in "alice's cart" }
+        }
+        await sessions.endAll()  // at termination: ends what is left, and opens nothing more
+        // README: end
+        #expect(cart == "alice's cart")
+        #expect(log.all.filter { $0.hasPrefix("welcome") } == ["welcome, alice"])
+        #expect(scopes.inFlight().isEmpty)
+    }
+
     @Test("what is in flight")
     func inFlight() async throws {
         let host = try host()

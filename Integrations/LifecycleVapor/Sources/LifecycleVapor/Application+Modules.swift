@@ -19,7 +19,10 @@ extension Application {
     ///   - configuration: the host's configuration.
     ///   - launchOptions: what the modules read (`LaunchOptionKey`s, arguments, environment); this application
     ///     is added under its own key.
-    ///   - drainDelay: how long readiness says 503 at shutdown before the server stops accepting.
+    ///   - drainDelay: how long readiness says 503 at shutdown before the server stops accepting: 5 seconds
+    ///     by default, so a load balancer that polls readiness every second or two sees 503 and stops
+    ///     sending before the listener closes, and a connection waiting in the backlog is answered instead
+    ///     of reset. `.zero` for tests and for a server no balancer polls.
     /// - Returns: the host, also `app.modules`.
     /// - Throws: ``VaporModulesError/alreadyConfigured`` on a second call, and the `ManifestError` of a
     ///   manifest the host cannot be built from.
@@ -28,7 +31,7 @@ extension Application {
         _ manifest: ModuleManifest,
         configuration: ApplicationHost.Configuration = ApplicationHost.Configuration(),
         launchOptions: LaunchOptions = .current,
-        drainDelay: Duration = .zero
+        drainDelay: Duration = .seconds(5)
     ) throws -> VaporModuleHost {
         guard modules == nil else { throw VaporModulesError.alreadyConfigured }
         var options = launchOptions

@@ -16,9 +16,19 @@ import Vapor
 enum Entrypoint {
     static func main() async throws {
         var environment = try Environment.detect()
-        try LoggingSystem.bootstrap(from: &environment)
-        let app = try await Application.make(environment)
         let transcript = Transcript()
+        // Vapor's console logger, at `--log` or `LOG_LEVEL` (`info` in development by default); the
+        // per-request lines (RequestLogAction, at .debug) go to the transcript when that level lets them.
+        try LoggingSystem.bootstrap(from: &environment) { level in
+            let console = Terminal()
+            return { label in
+                guard label != RequestLogAction.label else {
+                    return TranscriptLogHandler(transcript: transcript, logLevel: level)
+                }
+                return ConsoleLogger(label: label, console: console, level: level)
+            }
+        }
+        let app = try await Application.make(environment)
         var modules: VaporModuleHost?
         do {
             try configure(app, transcript: transcript)

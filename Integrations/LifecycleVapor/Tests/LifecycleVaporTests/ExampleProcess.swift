@@ -83,10 +83,12 @@ final class ExampleProcess: Sendable {
 
     /// Waits until Vapor says `Server started on http://127.0.0.1:<port>`; returns the port.
     func waitUntilServing() async -> Int? {
-        guard let line = await waitForLine(where: { $0.contains("Server started on http://127.0.0.1:") }) else {
+        let prefix = "Server started on http://127.0.0.1:"
+        guard let line = await waitForLine(where: { $0.contains(prefix) }), let start = line.range(of: prefix) else {
             return nil
         }
-        return Int(line.split(separator: ":").last?.prefix { $0.isNumber } ?? "")
+        // The digits right after the prefix: at `--log debug` Vapor's line ends with its source location.
+        return Int(line[start.upperBound...].prefix { $0.isNumber })
     }
 
     /// Waits for the process to exit, at most `timeout`; its exit code, or `nil` (then it is killed).

@@ -12,7 +12,8 @@ import Darwin
 /// and exits 0.
 @Suite(.serialized) struct ExampleProcessTests {
     @Test func sigtermDrainsTheRequestInFlightThenTearsDownAndExitsZero() async throws {
-        let example = try ExampleProcess(environment: ["ADMIN_TOKEN": "s3cret"])
+        // LOG_LEVEL=debug: the per-request lines (RequestLogAction) are .debug, off by default.
+        let example = try ExampleProcess(environment: ["ADMIN_TOKEN": "s3cret", "LOG_LEVEL": "debug"])
         let port = try #require(await example.waitUntilServing(), "not serving: \(example.standardError)")
 
         let (status, body) = try await http("GET", "/users", port: port)
@@ -57,5 +58,27 @@ import Darwin
         #expect(second.terminationStatus == 1)
         first.send(SIGTERM)
         #expect(await first.waitForExit() == 0)
+    }
+
+    @Test func byDefaultSigtermDrainsWithReadiness503AndNoRequestIsLogged() async throws {
+        // Neither a drain delay nor a log level given: the defaults.
+        let example = try ExampleProcess()
+        let port = try #require(await example.waitUntilServing(), "not serving: \(example.standardError)")
+        #expect(try await http("GET", "/users", port: port).0 == 200)
+        example.send(SIGTERM)
+        // The default drain delay keeps the listener open while readiness answers 503, so a balancer that
+        // polls it sees 503 instead of a refused connection.
+        var polled: [Int] = []
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline, !polled.contains(503) {
+            guard let status = try? await http("GET", "/health/ready", port: port).0 else { break }
+            polled.append(status)
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(polled.contains(503), "readiness while shutting down: \(polled)")
+        #expect(await example.waitForExit() == 0, "stderr: \(example.standardError)")
+        let lines = example.transcript
+        #expect(!lines.contains { $0.hasPrefix("request ") }, "the per-request lines are .debug: \(lines)")
+        #expect(lines.last == "exit: clean", "\(lines)")
     }
 }

@@ -19,7 +19,12 @@ import VaporTesting
     ) async throws {
         try await withApp { app in
             let manifest = ModuleManifest(name: "tests", modules).withServices().withScopes(actions: [EndedScopes.self])
-            let host = try app.useModules(manifest, configuration: configuration, launchOptions: options(record))
+            let host = try app.useModules(
+                manifest,
+                configuration: configuration,
+                launchOptions: options(record),
+                drainDelay: .zero
+            )
             host.registerHealthRoutes(on: app)
             host.registerAdminRoutes(on: app)
             try await app.asyncBoot()
@@ -45,7 +50,7 @@ import VaporTesting
         try await withApp { app in
             let manifest = ModuleManifest(name: "tests", [GreeterModule.self]).withServices()
                 .withScopes(actions: [EndedScopes.self])
-            try app.useModules(manifest, launchOptions: options(record))
+            try app.useModules(manifest, launchOptions: options(record), drainDelay: .zero)
             // Registered on `app` itself, before the boot: an async handler, a handler of the future kind, and
             // one behind an async middleware, which must run inside the scope too.
             app.get("own") { req async in req.modules.scope?.name ?? "no scope" }
@@ -90,7 +95,7 @@ import VaporTesting
         let record = Record()
         try await withApp { app in
             let manifest = ModuleManifest(name: "tests", [SlowLaunchModule.self])
-            try app.useModules(manifest, launchOptions: options(record))
+            try app.useModules(manifest, launchOptions: options(record), drainDelay: .zero)
             let boot = Task { try await app.asyncBoot() }
             await record.routesRegistered.wait()  // setup done; warm-up waits for the test
             try await app.testing().test(.GET, "slow-launch") { response in
@@ -173,7 +178,11 @@ import VaporTesting
 
     @Test func theSynchronousBootIsRefusedWithTheFix() async throws {
         try await withApp { app in
-            try app.useModules(ModuleManifest(name: "tests", [GreeterModule.self]), launchOptions: LaunchOptions())
+            try app.useModules(
+                ModuleManifest(name: "tests", [GreeterModule.self]),
+                launchOptions: LaunchOptions(),
+                drainDelay: .zero
+            )
             #expect(throws: VaporModulesError.synchronousBoot) { try app.testing() }  // boot(), synchronous
         }
     }

@@ -10,15 +10,25 @@ import Synchronization
 /// service, which the modules and the request handlers resolve (`Docs/Services.md`).
 final class ExampleServices: Sendable {
     let transcript: Transcript
-    /// The session scopes: opened by `RequestScopeMiddleware`, ended by `SessionModule`.
+    /// Where the per-request lines go, through swift-log (``RequestLog``).
+    let requestLog: RequestLog
+    /// The session scopes, bounded: opened by `RequestScopeMiddleware`, ended by `SessionModule`.
     let sessions: SessionScopes
     /// The routes `HTTPServerModule` serves, once the program has built them.
     let http = HTTPServing()
     private let answered = Mutex(0)
 
-    init(transcript: Transcript) {
+    /// The services of a program that writes `transcript`, logs its per-request lines to `requestLog`, and
+    /// keeps at most `maxSessions` sessions, each ended after `sessionIdleTimeout` without a request.
+    init(
+        transcript: Transcript,
+        requestLog: RequestLog = RequestLog(),
+        maxSessions: Int = KeyedScopes<String>.defaultCapacity,
+        sessionIdleTimeout: Duration = KeyedScopes<String>.defaultIdleTimeout
+    ) {
         self.transcript = transcript
-        sessions = SessionScopes(transcript: transcript)
+        self.requestLog = requestLog
+        sessions = SessionScopes(capacity: maxSessions, idleTimeout: sessionIdleTimeout, log: requestLog)
     }
 
     /// Counts one answered request.

@@ -2,14 +2,15 @@ import Hummingbird
 import LifecycleScopes
 
 /// Runs every request in a request scope named `<METHOD> <path>` (`GET /items/7`; the path without its
-/// query), which adopts ``RequestTiming`` and ``RequestAudit``: their lines go to the transcript when the
-/// scope ends, after the handler answered or threw.
+/// query), which adopts ``RequestTiming`` and ``RequestAudit``: their lines go to the request log
+/// (``RequestLog``, at `.info`) when the scope ends, after the handler answered or threw.
 ///
 /// A request with an `X-Session` header belongs to that session: its request scope is nested in the
-/// session's scope (``SessionScopes``), which the session's first request begins and activates, and
-/// whose once-action writes `session <id>: welcome`. A session id is 1 to 64 letters, digits, `-`, `_` or
-/// `.`; another value is answered 400, still inside a request scope, so it is audited too. A request
-/// without the header has a request scope with no parent.
+/// session's scope (``SessionScopes``, bounded), which the session's first request begins and activates,
+/// and whose once-action logs `session <id>: welcome`. A session id is 1 to 64 letters, digits, `-`, `_` or
+/// `.`; another value is answered 400, and a new session when every kept session is in use by a request
+/// 503, both still inside a request scope, so they are audited too. A request without the header has a
+/// request scope with no parent.
 ///
 /// Add it to the router before the routes: Hummingbird applies a middleware to the routes added after it
 /// (and to the paths no route matches).
@@ -22,7 +23,7 @@ struct RequestScopeMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The session scopes, shared with `SessionModule`, which ends them when the host terminates.
     let sessions: SessionScopes
     /// Where the behaviors write.
-    let transcript: Transcript
+    let log: RequestLog
 
     func handle(
         _ request: Request,
@@ -32,33 +33,28 @@ struct RequestScopeMiddleware<Context: RequestContext>: RouterMiddleware {
         let (method, path) = (request.method.rawValue, request.uri.path)
         // README: request-scope-middleware
         let sessionID = request.headers.first { $0.name.canonicalName == Self.sessionHeader }?.value
-        let session = await sessionScope(sessionID)  // begun and active; its first request welcomes
-        let outcome = RequestOutcome()  // the status, for RequestAudit at the scope's end
-        return try await scopes.withScope(
-            .request,
-            "\(method) \(path)",
-            parent: session,
-            adopting: RequestTiming(transcript: transcript),
-            RequestAudit(method: method, path: path, outcome: outcome, transcript: transcript)
-        ) { _ in
-            do {
-                if let sessionID, !SessionScopes.isValidID(sessionID) {
-                    throw HTTPError(.badRequest, message: "X-Session: 1 to 64 letters, digits, '-', '_' or '.'")
+        // The session's scope, begun and active, held until the request is answered (never ended under it);
+        // or a refusal: 400 for an invalid id, 503 when every session is in use.
+        return try await sessions.withSession(sessionID) { session, refusal in
+            let outcome = RequestOutcome()  // the status, for RequestAudit at the scope's end
+            return try await scopes.withScope(
+                .request,
+                "\(method) \(path)",
+                parent: session,
+                adopting: RequestTiming(log: log),
+                RequestAudit(method: method, path: path, outcome: outcome, log: log)
+            ) { _ in
+                do {
+                    if let refusal { throw refusal }
+                    let response = try await next(request, context)
+                    outcome.record(response.status.code)
+                    return response
+                } catch {
+                    outcome.record((error as? any HTTPResponseError)?.status.code ?? 500)
+                    throw error
                 }
-                let response = try await next(request, context)
-                outcome.record(response.status.code)
-                return response
-            } catch {
-                outcome.record((error as? any HTTPResponseError)?.status.code ?? 500)
-                throw error
             }
         }
         // README: end
-    }
-
-    /// The scope of session `id`, or `nil` for no id, an invalid one, or after the host terminated.
-    private func sessionScope(_ id: String?) async -> Scope? {
-        guard let id, SessionScopes.isValidID(id) else { return nil }
-        return await sessions.session(id, in: scopes)
     }
 }

@@ -8,8 +8,8 @@ import LifecycleServices
 /// launched; then the routes, each run in a request scope by ``RequestScopeMiddleware``.
 ///
 /// - `GET /items/{id}?delay={ms}` reads item `id` from the store, waits `ms` milliseconds, reads it
-///   again, and answers `item {id}: {value}`. The transcript gets `request items/{id} started` and
-///   `request items/{id} completed`.
+///   again, and answers `item {id}: {value}`. The request log (``RequestLog``) gets
+///   `request items/{id} started` and `request items/{id} completed`.
 /// - `GET /scopes` answers the scopes in flight as JSON (``ScopesReport``): the sessions, and the request
 ///   scopes of the requests being answered, its own among them.
 ///
@@ -33,19 +33,19 @@ func makeRouter(
         middleware: RequestScopeMiddleware(
             scopes: scopes,
             sessions: services.sessions,
-            transcript: services.transcript
+            log: services.requestLog
         )
     )
     router.get("scopes") { _, _ in AdminEndpoint.json(ScopesReport(scopes), status: .ok) }
     router.get("items/:id") { request, context -> String in
         let id = try context.parameters.require("id")
         let delay = request.uri.queryParameters.get("delay", as: Int.self) ?? 0
-        let transcript = services.transcript
-        transcript.write("request items/\(id) started delay=\(delay)")
+        let log = services.requestLog
+        log.write("request items/\(id) started delay=\(delay)")
         do {
             let store = try resolver.require(Store.self)
             guard try await store.item(id) != nil else {
-                transcript.write("request items/\(id) not found")
+                log.write("request items/\(id) not found")
                 throw HTTPError(.notFound, message: "no item \(id)")
             }
             if delay > 0 {
@@ -54,20 +54,20 @@ func makeRouter(
                 } catch {
                     // Task.sleep throws CancellationError if the request's task is cancelled, as it is
                     // inside cancelWhenGracefulShutdown on SIGTERM. Answer anyway, and say so.
-                    transcript.write("request items/\(id) delay cut short: \(error)")
+                    log.write("request items/\(id) delay cut short: \(error)")
                 }
             }
             // Read again at the end: the store must still be open.
             let value = try await store.item(id) ?? "?"
             services.countAnswer()
-            transcript.write("request items/\(id) completed")
+            log.write("request items/\(id) completed")
             return "item \(id): \(value)\n"
         } catch let error as StoreClosed {
-            transcript.write("request items/\(id) failed: store closed")
+            log.write("request items/\(id) failed: store closed")
             throw HTTPError(.serviceUnavailable, message: "\(error)")
         } catch let error as ServiceError {
             // Before launch or after termination the host's services refuse: unavailable, not a crash.
-            transcript.write("request items/\(id) failed: \(error.code)")
+            log.write("request items/\(id) failed: \(error.code)")
             throw HTTPError(.serviceUnavailable, message: "\(error)")
         }
     }

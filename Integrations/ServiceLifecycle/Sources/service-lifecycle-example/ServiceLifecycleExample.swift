@@ -16,12 +16,16 @@ import UnixSignals
 /// An HTTP server whose modules follow the host's lifecycle, served from a module's work.
 ///
 ///     service-lifecycle-example [--port N] [--admin-token T] [--drain-delay MS] [--warm-up-delay MS]
-///                               [--listen-delay MS] [--mode work|service-group]
+///                               [--listen-delay MS] [--mode work|service-group] [--log-level LEVEL]
+///                               [--max-sessions N] [--session-idle-timeout S]
 ///
 /// `--port`, or `PORT`: 0 picks a free port; 8080 by default. `--admin-token`, or `ADMIN_TOKEN`: the token
 /// of the admin API (`/admin/**`, `AdminEndpoint`); `example-admin-token` by default. `--drain-delay`: how
 /// long the server goes on serving after `/health/ready` turned 503 at SIGTERM, before it stops accepting
-/// connections; 0 by default. `--warm-up-delay`: a slower launch (`StoreModule`). `--listen-delay`: a
+/// connections; 5000 by default (``defaultDrainDelay`` says why), 0 for none. `--log-level`, or
+/// `LOG_LEVEL`: swift-log's level, `notice` by default; `info` adds the per-request lines (``RequestLog``),
+/// `debug` every delivery. `--max-sessions` and `--session-idle-timeout` bound the sessions
+/// (``SessionScopes``): 10,000 and 1800 s by default. `--warm-up-delay`: a slower launch (`StoreModule`). `--listen-delay`: a
 /// slower start of the listener (`HTTPServerModule`, in the work mode).
 ///
 /// `--mode`: who runs what.
@@ -41,15 +45,16 @@ import UnixSignals
 /// background and back (`HostRunner`'s standard signals; `BackgroundSignals` in a ServiceGroup).
 ///
 /// Every request runs in a request scope (`RequestScopeMiddleware`); one with an `X-Session: <id>` header
-/// is nested in that session's scope, which lasts until the host terminates.
+/// is nested in that session's scope, kept until it is idle too long, or the least recently used when
+/// the sessions are at their cap, or the host terminates.
 ///
 /// Standard output is a transcript: where the admin token came from, each delivery
 /// (`lifecycle <event> <Module>`), what the modules do, `listening 127.0.0.1:<port>` once the server
-/// accepts connections, `host: ready` once launch is through and the listener is up, each request's start
-/// and completion, each admin request's status, each request scope's `timing` and `audit` lines, each
-/// session's `began`, `welcome` and `ended` lines, the number of scopes still in flight after shutdown
-/// (`scopes in flight: 0`), and `exit: clean` at the end. Logs go to standard error (`LOG_LEVEL=debug`
-/// shows every delivery).
+/// accepts connections, `host: ready` once launch is through and the listener is up, each admin request's
+/// status, the number of scopes still in flight after shutdown (`scopes in flight: 0`), and `exit: clean`
+/// at the end. At `--log-level info` it also has the per-request lines: each request's start and
+/// completion, each request scope's `timing` and `audit` lines, each session's `began`, `welcome` and
+/// `ended` lines. Other logs go to standard error (`--log-level debug` shows every delivery).
 /// SIGTERM or SIGINT shuts it down gracefully: `/health/ready` answers 503 (`readiness: draining`), the
 /// drain delay passes, the server stops accepting and finishes its in-flight requests (`server: stopped`),
 /// then the modules tear down, and the store closes.
@@ -64,28 +69,42 @@ struct ServiceLifecycleExample {
     }
 
     static func main() async {
-        let level = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let transcript = Transcript()
+        var options = LaunchOptions.current
+        let usage =
+            "usage: service-lifecycle-example [--port N] [--admin-token T] [--drain-delay MS] "
+            + "[--warm-up-delay MS] [--listen-delay MS] [--mode work|service-group] [--log-level LEVEL] "
+            + "[--max-sessions N] [--session-idle-timeout S]; N is 0...65535, LEVEL trace...critical\n"
+        guard let port = Int(options.argument("--port") ?? options.environment["PORT"] ?? "8080"), port >= 0,
+            let drainDelay = Int(options.argument("--drain-delay") ?? "\(defaultDrainDelay)"), drainDelay >= 0,
+            let mode = Mode(rawValue: options.argument("--mode") ?? "work"),
+            let level = Logger.Level(
+                rawValue: options.argument("--log-level") ?? options.environment["LOG_LEVEL"] ?? "notice"
+            ),
+            let maxSessions = Int(options.argument("--max-sessions") ?? "\(KeyedScopes<String>.defaultCapacity)"),
+            let sessionIdleTimeout = Int(
+                options.argument("--session-idle-timeout")
+                    ?? "\(KeyedScopes<String>.defaultIdleTimeout.components.seconds)"
+            )
+        else {
+            FileHandle.standardError.write(Data(usage.utf8))
+            exit(64)
+        }
         LoggingSystem.bootstrap { label in
+            // The per-request lines (RequestLog, at .info) join the transcript when the level lets them
+            // through; every other log goes to standard error.
+            guard label != RequestLog.label else {
+                return TranscriptLogHandler(transcript: transcript, logLevel: level)
+            }
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
         }
-        let transcript = Transcript()
-        var options = LaunchOptions.current
-        guard let port = Int(options.argument("--port") ?? options.environment["PORT"] ?? "8080"), port >= 0,
-            let drainDelay = Int(options.argument("--drain-delay") ?? "0"), drainDelay >= 0,
-            let mode = Mode(rawValue: options.argument("--mode") ?? "work")
-        else {
-            FileHandle.standardError.write(
-                Data(
-                    ("usage: service-lifecycle-example [--port N] [--admin-token T] [--drain-delay MS] "
-                        + "[--warm-up-delay MS] [--listen-delay MS] [--mode work|service-group]; N is 0...65535\n")
-                        .utf8
-                )
-            )
-            exit(64)
-        }
-        let services = ExampleServices(transcript: transcript)
+        let services = ExampleServices(
+            transcript: transcript,
+            maxSessions: maxSessions,
+            sessionIdleTimeout: .seconds(sessionIdleTimeout)
+        )
         transcript.write("admin: token from \(AdminTokenInterceptor.expectedToken(in: options).source)")
         options[ExampleServicesKey.self] = services
         if mode == .serviceGroup {
@@ -109,6 +128,12 @@ struct ServiceLifecycleExample {
             exit(1)
         }
     }
+
+    /// The drain delay when `--drain-delay` is not given, in milliseconds: 5 s. Long enough for a load
+    /// balancer that polls `/health/ready` every second or two to see 503 twice and stop sending, and for a
+    /// connection waiting in the listener's backlog to be answered, instead of reset; short against the 30 s
+    /// Kubernetes gives a pod by default. `--drain-delay 0` is for tests and for a process no balancer polls.
+    static let defaultDrainDelay = 5_000
 
     /// How a run ended: the process's exit code, and `clean` or why not.
     struct Ending {
@@ -159,6 +184,7 @@ struct ServiceLifecycleExample {
         guard let scopes = host.scopes else {
             preconditionFailure("ModuleManifest.example has scopes (withScopes), so the host has a registry")
         }
+        try services.sessions.open(in: scopes)  // bounded: --max-sessions, --session-idle-timeout
         // README: health-probes
         let liveness = HostLiveness(host: host, interval: .seconds(1))  // the probe HostRunner's watchdog uses
         let readiness = HostReadiness(host: host)  // the host's health, and draining once SIGTERM arrives

@@ -1,25 +1,26 @@
 import LifecycleCore
 import LifecycleScopes
 
-/// A global action for session scopes, registered with the manifest (`withScopes(actions:)`): it writes
-/// `session <id>: began` and `session <id>: ended` to the transcript. The host makes it once and shares it
+/// A global action for session scopes, registered with the manifest (`withScopes(actions:)`): it logs
+/// `session <id>: began` and `session <id>: ended` to the request log (``RequestLog``, at `.info`): a
+/// client makes sessions, so their lines are off at the default level. The host makes it once and shares it
 /// between the sessions, so it keeps nothing per session.
 struct SessionLogAction: ScopeAction {
     static let kinds: ScopeKinds = [.session]
     static let priority: ModulePriority = .normal
 
-    /// The program's transcript, from ``ExampleServices`` in the launch options; `nil` writes nothing.
-    let transcript: Transcript?
+    /// The program's request log, from ``ExampleServices`` in the launch options; `nil` writes nothing.
+    let log: RequestLog?
 
     init(context: LifecycleContext) {
-        transcript = context.launchOptions[ExampleServicesKey.self]?.transcript
+        log = context.launchOptions[ExampleServicesKey.self]?.requestLog
     }
 
     func didBegin(_ scope: Scope) {
-        transcript?.write("session \(scope.name): began")
+        log?.write("session \(scope.name): began")
     }
 
     func willEnd(_ scope: Scope) {
-        transcript?.write("session \(scope.name): ended")
+        log?.write("session \(scope.name): ended")
     }
 }

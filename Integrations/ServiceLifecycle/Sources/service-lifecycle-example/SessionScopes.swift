@@ -1,30 +1,56 @@
+import Hummingbird
 import LifecycleScopes
 import Synchronization
 
 /// The example server's session scopes, one per session id (the `X-Session` header of
-/// ``RequestScopeMiddleware``). A session's first request makes its scope, with a once-action that writes
-/// `session <id>: welcome`, then begins and activates it; its requests' scopes are nested in it.
-/// `SessionModule` ends them all when the host terminates.
+/// ``RequestScopeMiddleware``), in a `KeyedScopes` table: bounded, since any client can name a session.
+/// A session's first request makes its scope, with a once-action that logs `session <id>: welcome`, then
+/// begins and activates it; its requests' scopes are nested in it, and hold it while they run.
 ///
-/// Concurrent first requests of one session share one opening: the first makes it, the others wait for
-/// it, so the session begins once and welcomes once. Sessions last until the host terminates; a real
-/// server would also end the idle ones.
+/// - At most ``capacity`` sessions (`--max-sessions`, 10,000 by default): a new session that finds the
+///   table full ends the least recently used idle one first, and is answered 503 when every session is in
+///   use by a request.
+/// - A session idle for ``idleTimeout`` (`--session-idle-timeout`, in seconds, 30 minutes by default) is
+///   ended.
+/// - A session is never ended while one of its requests runs. `SessionModule` ends what is left when the
+///   host terminates.
+///
+/// The defaults are `KeyedScopes`'s: 10,000 sessions are about 38 MiB at 3.8 KiB each.
 final class SessionScopes: Sendable {
-    private struct State {
-        /// Each session's opening: a task that makes, begins and activates its scope.
-        var sessions: [String: Task<Scope?, Never>] = [:]
-        /// Set once the sessions have ended: no new one opens.
-        var closed = false
-    }
-
-    private let state = Mutex(State())
+    /// The most sessions kept at once.
+    let capacity: Int
+    /// How long a session may go without a request before it is ended.
+    let idleTimeout: Duration
     /// Where the welcome lines go.
-    let transcript: Transcript
+    let log: RequestLog
+    /// The table, once ``open(in:)`` made it in the host's scope registry.
+    private let table = Mutex<KeyedScopes<String>?>(nil)
 
-    /// No sessions yet; the welcome lines go to `transcript`.
-    init(transcript: Transcript) {
-        self.transcript = transcript
+    /// No sessions yet: at most `capacity`, each ended after `idleTimeout` without a request; the welcome
+    /// lines go to `log`.
+    init(
+        capacity: Int = KeyedScopes<String>.defaultCapacity,
+        idleTimeout: Duration = KeyedScopes<String>.defaultIdleTimeout,
+        log: RequestLog
+    ) {
+        self.capacity = capacity
+        self.idleTimeout = idleTimeout
+        self.log = log
     }
+
+    /// Makes the table in `scopes`, the host's registry: once, before the server serves.
+    ///
+    /// - Throws: `KeyedScopesError` for a capacity under 1 or a timeout of zero or less.
+    func open(in scopes: ScopeRegistry) throws(KeyedScopesError) {
+        let log = log
+        let sessions = try KeyedScopes<String>(.session, in: scopes, capacity: capacity, idleTimeout: idleTimeout) {
+            await $0.once("welcome") { scope in log.write("session \(scope.name): welcome") }
+        }
+        table.withLock { $0 = sessions }
+    }
+
+    /// How many sessions are kept now.
+    var count: Int { table.withLock { $0 }?.count ?? 0 }
 
     /// Whether `id` can name a session: 1 to 64 ASCII letters, digits, `-`, `_` or `.`.
     static func isValidID(_ id: String) -> Bool {
@@ -35,56 +61,37 @@ final class SessionScopes: Sendable {
             }
     }
 
-    /// The scope of session `id`, begun and active: made in `scopes` on the session's first call, which
-    /// the others wait for. `nil` once ``endAll()`` has run, or if the scope could not begin or activate.
-    func session(_ id: String, in scopes: ScopeRegistry) async -> Scope? {
-        let opening: Task<Scope?, Never>? = state.withLock { state in
-            if state.closed { return nil }
-            if let opening = state.sessions[id] { return opening }
-            let opening = Task { [transcript] in await Self.open(id, in: scopes, transcript: transcript) }
-            state.sessions[id] = opening
-            return opening
+    /// Runs `body` with the scope of session `id`, begun and active and held until `body` returns, or with
+    /// no session: for no id, once the sessions have ended, or if the session's scope could not begin. The
+    /// refusal, if any, is what to answer instead: 400 for an invalid id, 503 when every session is in use.
+    func withSession<R>(
+        _ id: String?,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (_ session: Scope?, _ refusal: HTTPError?) async throws -> R
+    ) async throws -> R {
+        guard let id else { return try await body(nil, nil) }
+        guard Self.isValidID(id) else {
+            return try await body(
+                nil,
+                HTTPError(.badRequest, message: "X-Session: 1 to 64 letters, digits, '-', '_' or '.'")
+            )
         }
-        return await opening?.value
-    }
-
-    /// Makes the scope of session `id`, adopts the welcome once-action, then begins and activates it.
-    private static func open(_ id: String, in scopes: ScopeRegistry, transcript: Transcript) async -> Scope? {
-        let session = scopes.scope(.session, id, parent: nil)
-        await session.once("welcome") { scope in
-            transcript.write("session \(scope.name): welcome")
-        }
+        guard let sessions = table.withLock({ $0 }) else { return try await body(nil, nil) }
+        var entered = false
         do {
-            try await session.begin()
-            try await session.activate()
-            return session
-        } catch {
-            transcript.write("session \(id): not opened: \(error)")
-            return nil
+            return try await sessions.withScope(id) { session in
+                entered = true
+                return try await body(session, nil)
+            }
+        } catch let error as KeyedScopesError where !entered {
+            guard error.code == .full else { return try await body(nil, nil) }
+            return try await body(nil, HTTPError(.serviceUnavailable, message: "\(error)"))
         }
     }
 
-    /// Ends every session scope, in the order they were made, and opens no new one: for the host's
-    /// termination. Returns how many ended.
+    /// Ends every session scope and opens no new one: for the host's termination. Returns how many ended.
     func endAll() async -> Int {
-        let openings = state.withLock { state in
-            state.closed = true
-            defer { state.sessions = [:] }
-            return Array(state.sessions.values)
-        }
-        var sessions: [Scope] = []
-        for opening in openings {
-            if let session = await opening.value { sessions.append(session) }
-        }
-        var ended = 0
-        for session in sessions.sorted(by: { $0.id < $1.id }) {
-            do {
-                try await session.end()
-                ended += 1
-            } catch {
-                transcript.write("session \(session.name): end: \(error)")
-            }
-        }
-        return ended
+        guard let sessions = table.withLock({ $0 }) else { return 0 }
+        return await sessions.endAll()
     }
 }

@@ -76,7 +76,7 @@ struct AdminEndpointTests {
     /// removes it), and waits until it serves.
     func start(arguments: [String] = [], adminToken: String?) async throws -> Server {
         let example = try ExampleProcess(
-            arguments: ["--port", "0"] + arguments,
+            arguments: ["--port", "0", "--drain-delay", "0"] + arguments,
             environment: ["ADMIN_TOKEN": adminToken]
         )
         let port = try #require(

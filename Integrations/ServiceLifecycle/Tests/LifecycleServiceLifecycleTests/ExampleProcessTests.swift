@@ -25,7 +25,11 @@ struct ExampleProcessTests {
     )
     func sigtermDrainsRequestsBeforeTheModulesTerminate() async throws {
         // The ServiceGroup's order: the server stops before the host leaves the foreground.
-        let example = try ExampleProcess(arguments: ["--port", "0", "--mode", "service-group"])
+        let example = try ExampleProcess(
+            // No drain delay: the test is about the requests in flight, not a balancer. The per-request
+            // lines are at .info, off by default.
+            arguments: ["--port", "0", "--mode", "service-group", "--drain-delay", "0", "--log-level", "info"]
+        )
         let port = try #require(
             await example.waitUntilServing(),
             "the server never served. Standard error:\n\(example.standardError)"
@@ -116,7 +120,7 @@ struct ExampleProcessTests {
         // The listener comes up 1.5 s after the setup stage, as a server that loads a certificate first.
         let notify = try NotifySocket()
         let example = try ExampleProcess(
-            arguments: ["--port", "0", "--listen-delay", "1500"],
+            arguments: ["--port", "0", "--listen-delay", "1500", "--drain-delay", "0", "--log-level", "info"],
             environment: ["NOTIFY_SOCKET": notify.path]
         )
         let context = {

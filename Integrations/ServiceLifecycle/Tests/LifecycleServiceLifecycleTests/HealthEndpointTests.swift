@@ -48,7 +48,8 @@ struct HealthEndpointTests {
     func readinessFollowsTheLifecycle(mode: ExampleMode) async throws {
         // A launch of two seconds at least, observable from outside; 800 ms of draining at SIGTERM.
         let example = try ExampleProcess(
-            arguments: ["--port", "0", "--warm-up-delay", "2000", "--drain-delay", "800"] + mode.arguments
+            arguments: ["--port", "0", "--warm-up-delay", "2000", "--drain-delay", "800", "--log-level", "info"]
+                + mode.arguments
         )
         let listening = try #require(
             await example.waitForLine { $0.hasPrefix("listening 127.0.0.1:") },
@@ -123,11 +124,35 @@ struct HealthEndpointTests {
     }
 
     @Test(
+        "Without --drain-delay, SIGTERM keeps serving while readiness answers 503: the safe default",
+        arguments: ExampleMode.allCases
+    )
+    func theDefaultDrainDelayLetsABalancerSee503(mode: ExampleMode) async throws {
+        // No --drain-delay: the default, 5 s, during which the listener stays open and says draining.
+        let example = try ExampleProcess(arguments: ["--port", "0", "--log-level", "info"] + mode.arguments)
+        let port = try #require(await example.waitUntilServing(), "never ready. \(Self.context(example))")
+        example.send(SIGTERM)
+        #expect(await example.waitForLines(["readiness: draining"]), "\(Self.context(example))")
+        let polled = await HTTPExchange.get(port: port, path: "/health/ready")
+        let during = await HTTPExchange.get(port: port, path: "/items/7")
+        #expect(polled.status == 503, "a balancer polling readiness sees 503, not a closed port: \(polled)")
+        #expect(try Self.readiness(polled).draining, "\(polled)")
+        #expect(during.status == 200 && during.isComplete, "still served while draining: \(during)")
+        #expect(await example.waitForExit() == 0, "\(Self.context(example))")
+        let transcript = example.transcript
+        let served = try #require(transcript.lastIndex(of: "request items/7 completed"), "\(Self.context(example))")
+        let stopped = try #require(transcript.firstIndex(of: "server: stopped"), "\(Self.context(example))")
+        #expect(served < stopped, "\(Self.context(example))")
+    }
+
+    @Test(
         "64 clients through SIGTERM: every accepted request answered in full, 503 before the listener closed",
         arguments: ExampleMode.allCases
     )
     func shutdownUnderLoad(mode: ExampleMode) async throws {
-        let example = try ExampleProcess(arguments: ["--port", "0", "--drain-delay", "500"] + mode.arguments)
+        let example = try ExampleProcess(
+            arguments: ["--port", "0", "--drain-delay", "500", "--log-level", "info"] + mode.arguments
+        )
         let port = try #require(await example.waitUntilServing(), "never served. \(Self.context(example))")
 
         let load = Load(port: port, clients: 64)

@@ -69,7 +69,7 @@ struct MetricsEndpointTests {
 
     @Test("GET /metrics: the deliveries of the example's modules and the state gauge, following the host")
     func metricsFollowTheHost() async throws {
-        let example = try ExampleProcess(arguments: ["--port", "0"])
+        let example = try ExampleProcess(arguments: ["--port", "0", "--drain-delay", "0"])
         let port = try #require(await example.waitUntilServing(), "never served. \(Self.context(example))")
 
         let active = await HTTPExchange.get(port: port, path: "/metrics")

@@ -43,8 +43,12 @@ struct RequestScopeTests {
         let port: Int
 
         /// Starts the example on a free port and waits until it serves.
-        init() async throws {
-            example = try ExampleProcess(arguments: ["--port", "0"])
+        init(_ arguments: [String] = [], logLevel: String? = "info") async throws {
+            // The timing, audit and session lines are per-request lines, at .info: off by default.
+            example = try ExampleProcess(
+                arguments: ["--port", "0", "--drain-delay", "0"] + (logLevel.map { ["--log-level", $0] } ?? [])
+                    + arguments
+            )
             port = try #require(
                 await example.waitUntilServing(),
                 "the server never served. Standard error:\n\(example.standardError)"
@@ -240,5 +244,54 @@ struct RequestScopeTests {
         #expect(transcript.contains("sessions: 2 ended"), "\(server.context)")
         #expect(transcript.contains("scopes in flight: 0"), "\(server.context)")
         #expect(transcript.last == "exit: clean", "\(server.context)")
+    }
+
+    @Test("Many distinct session ids: never more than --max-sessions kept; the least recently used end first")
+    func sessionsAreBounded() async throws {
+        let server = try await Server(["--max-sessions", "4"])
+        // One new session after another: each past the fourth ends the least recently used.
+        for index in 0..<40 {
+            #expect(await server.send("/items/1", session: "s-\(index)").status == 200, "s-\(index)")
+            let kept = try await server.scopes().sessions()
+            #expect(kept.count <= 4, "after s-\(index): \(kept.map(\.name))")
+        }
+        let kept = try await server.scopes().sessions()
+        #expect(kept.map(\.name) == ["s-36", "s-37", "s-38", "s-39"], "\(kept.map(\.name))")
+        #expect(await server.waitUntil { $0.contains("session s-35: ended") }, "\(server.context)")
+        for index in 0..<36 {
+            #expect(server.count("session s-\(index): ended") == 1, "s-\(index) ended once. \(server.context)")
+        }
+
+        // Many new sessions at once, each request holding its session for 200 ms: a session in use is
+        // never ended under its request, so those that find all four in use are answered 503.
+        let statuses = await withTaskGroup(of: Int?.self) { group in
+            for index in 0..<24 {
+                group.addTask { await server.send("/items/2?delay=200", session: "burst-\(index)").status }
+            }
+            var statuses: [Int?] = []
+            for await status in group { statuses.append(status) }
+            return statuses
+        }
+        #expect(statuses.allSatisfy { $0 == 200 || $0 == 503 }, "\(statuses)")
+        #expect(statuses.contains(200), "\(statuses)")
+        #expect(try await server.scopes().sessions().count <= 4)
+
+        await server.stop()
+        #expect(server.transcript.contains { $0.hasPrefix("sessions: ") }, "\(server.context)")
+        #expect(server.transcript.contains("scopes in flight: 0"), "\(server.context)")
+    }
+
+    @Test("At the default log level no request writes a line: the per-request lines are swift-log's .info")
+    func requestLinesAreOffByDefault() async throws {
+        let server = try await Server(logLevel: nil)
+        for index in 0..<5 {
+            #expect(await server.send("/items/\(index + 1)", session: "alice").status == 200)
+        }
+        await server.stop()
+        let perRequest = ["audit ", "timing ", "request items/", "session alice"]
+        let written = server.transcript.filter { line in perRequest.contains { line.hasPrefix($0) } }
+        #expect(written.isEmpty, "\(written)")
+        #expect(!perRequest.contains { server.example.standardError.contains($0) }, "\(server.example.standardError)")
+        #expect(server.transcript.contains("sessions: 1 ended"), "the session was kept. \(server.context)")
     }
 }
