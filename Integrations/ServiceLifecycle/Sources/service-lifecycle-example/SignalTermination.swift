@@ -1,27 +1,17 @@
-import LifecycleCore
+import LifecycleHosting
 import ServiceLifecycle
-import UnixSignals
 
-/// Moves the host to the background on SIGUSR1 and back to the foreground on SIGUSR2, as `HostRunner`'s
-/// standard signal map does: `/health/ready` answers 503 in the background. Writes
-/// `signal SIGUSR1: background` (or `foreground`), then what came of it. Ends at graceful shutdown.
-struct BackgroundSignals: Service {
-    let host: ApplicationHost
-    let transcript: Transcript
+/// Tells the example's `SignalRequests` that termination has begun, at the group's graceful shutdown: from
+/// then on SIGHUP, SIGUSR1 and SIGUSR2 are reported and ignored (`signal SIGUSR1: ignored: …`), as under
+/// `HostRunner`, instead of moving a host that is on its way down. The signals themselves are handled for the
+/// whole run, outside the group (`ServiceLifecycleExample.runInServiceGroup`), so one sent during the
+/// shutdown does not kill the process.
+struct SignalTermination: Service {
+    let requests: SignalRequests
 
     func run() async throws {
-        let signals = await UnixSignalsSequence(trapping: .sigusr1, .sigusr2)
-        try await cancelWhenGracefulShutdown {
-            for await signal in signals {
-                let background = signal == .sigusr1
-                transcript.write("signal \(signal): \(background ? "background" : "foreground")")
-                do throws(LifecycleError) {
-                    if background { try await host.enterBackground() } else { try await host.enterForeground() }
-                    transcript.write("signal \(signal): host \(host.state)")
-                } catch {
-                    transcript.write("signal \(signal): refused: \(error.code)")
-                }
-            }
-        }
+        // Returns at graceful shutdown, or throws at cancellation: termination has begun either way.
+        try? await gracefulShutdown()
+        requests.beginTermination()
     }
 }
