@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-@Suite("Process signals")
+@Suite("Process signals", .timeLimit(.minutes(1)))
 struct ProcessSignalsTests {
     @Test("A signal sent to the process once the sources watch is reported, once per delivery")
     func reportsEachDelivery() async throws {
