@@ -51,6 +51,7 @@ let package = Package(
             dependencies: [
                 .target(name: "LifecycleArgumentParser"),
                 .product(name: "LifecycleCore", package: "ModuleLifecycle"),
+                .product(name: "LifecycleHosting", package: "ModuleLifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: [.plugin(name: "ModuleDiscoveryPlugin", package: "ModuleLifecycle")]

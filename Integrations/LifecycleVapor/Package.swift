@@ -57,6 +57,7 @@ let package = Package(
                 .target(name: "ExampleFeatures"),
                 .target(name: "LifecycleVapor"),
                 .product(name: "LifecycleCore", package: "ModuleLifecycle"),
+                .product(name: "LifecycleHosting", package: "ModuleLifecycle"),
                 .product(name: "LifecycleProxy", package: "ModuleLifecycle"),
                 .product(name: "LifecycleScopes", package: "ModuleLifecycle"),
                 .product(name: "LifecycleServices", package: "ModuleLifecycle"),

@@ -210,9 +210,9 @@ public struct HostRunner: Sendable {
                 }
             case .enterBackground, .enterForeground, .reload, .memoryWarning:
                 if run.terminating {
-                    report(.ignored(signal, because: "the host is terminating"))
+                    report(.ignored(signal, because: SignalRequests.terminating))
                 } else if let kind = Request.Kind(action, signal) {
-                    if case .reload = kind { notify(SystemdNotifier.reloading + "\nSTATUS=reloading on \(signal)") }
+                    if kind.isReload { notify(SystemdNotifier.reloading + "\nSTATUS=reloading on \(signal)") }
                     queue.yield(Request(kind, cause: (signal, action)))
                 }
             }
@@ -253,7 +253,7 @@ public struct HostRunner: Sendable {
                 return status(ofTermination: result, run)
             default:
                 if let cause = request.cause { report(.handled(cause.signal, cause.action, result.error)) }
-                if case .reload = request.kind, !run.terminating { notify("READY=1\nSTATUS=serving") }
+                if request.kind.isReload, !run.terminating { notify("READY=1\nSTATUS=serving") }
                 return nil
             }
 
@@ -337,19 +337,19 @@ extension HostRunner {
     /// One host request, and the signal that asked for it in place, if one did.
     struct Request: Sendable {
         enum Kind: Sendable {
-            case launch, terminate, enterBackground, enterForeground
-            case reload(UnixSignal)
-            case memoryWarning
+            case launch, terminate
+            /// The request of a non-terminating action, performed as ``SignalRequests`` performs it.
+            case signal(SignalAction, UnixSignal)
 
             /// The request of an action that makes one in place; `nil` for termination and `ignore`.
             init?(_ action: SignalAction, _ signal: UnixSignal) {
-                switch action {
-                case .enterBackground: self = .enterBackground
-                case .enterForeground: self = .enterForeground
-                case .reload: self = .reload(signal)
-                case .memoryWarning: self = .memoryWarning
-                case .terminate, .interrupt, .ignore: return nil
-                }
+                guard !action.terminates, action != .ignore else { return nil }
+                self = .signal(action, signal)
+            }
+
+            var isReload: Bool {
+                if case .signal(.reload, _) = self { return true }
+                return false
             }
         }
 
@@ -367,50 +367,18 @@ extension HostRunner {
             on host: ApplicationHost,
             report: @Sendable (Report) -> Void
         ) async -> Result<Void, LifecycleError> {
-            if case .reload(let signal) = kind {
-                return await reload(host, signal, report)
-            }
             do throws(LifecycleError) {
                 switch kind {
                 case .launch: try await host.launch()
                 case .terminate: try await host.terminate()
-                case .enterBackground: try await host.enterBackground()
-                case .enterForeground: try await host.enterForeground()
-                case .reload: break  // above
-                case .memoryWarning: try await host.receiveMemoryWarning()
+                case .signal(let action, let signal):
+                    return await SignalRequests.perform(action, for: signal, on: host, report: report)
                 }
                 return .success(())
             } catch {
                 return .failure(error)
             }
         }
-    }
-}
-
-extension HostRunner.Request {
-    /// A reload: the module switches first (`ApplicationHost.reloadModules()`), so the modules
-    /// that are on afterwards receive ``ReloadRequested``, which is sent even when the switches could not
-    /// be read: a broken modules file must not keep the other modules from reloading. The first error is
-    /// the result.
-    fileprivate func reload(
-        _ host: ApplicationHost,
-        _ signal: UnixSignal,
-        _ report: @Sendable (HostRunner.Report) -> Void
-    ) async -> Result<Void, LifecycleError> {
-        var failure: LifecycleError?
-        do {
-            let changes = try await host.reloadModules()
-            if !changes.isEmpty { report(.modulesChanged(changes)) }
-        } catch {
-            failure = error
-            if let changes = error.moduleChanges, !changes.isEmpty { report(.modulesChanged(changes)) }
-        }
-        do {
-            _ = try await host.send(ReloadRequested(signal: signal))
-        } catch {
-            failure = failure ?? error
-        }
-        return failure.map { .failure($0) } ?? .success(())
     }
 }
 

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -27,8 +28,9 @@ public struct ProcessSignals {
         var sources: [(UnixSignal, any DispatchSourceSignal)] = []
         for handled in Set(signals).sorted() {
             // Ignored first, so the default action (ending or stopping the process) never runs; the source
-            // still sees each delivery.
-            _ = signal(handled.rawValue, SIG_IGN)
+            // still sees each delivery. Or, when libdispatch's handler was seen before, that handler: it
+            // installs it once per process, so a later handling of the signal must put it back itself.
+            Self.claim(handled)
             let source = DispatchSource.makeSignalSource(signal: handled.rawValue, queue: queue)
             // The handler holds the source (to read how many deliveries it stands for) until `remove()`
             // cancels it, which releases the handler.
@@ -56,6 +58,7 @@ public struct ProcessSignals {
             while Self.isIgnored(handled), ContinuousClock.now < deadline {
                 try? await Task.sleep(for: .milliseconds(1))
             }
+            Self.recordDispatchHandler(of: handled)
         }
         #endif
     }
@@ -70,7 +73,54 @@ public struct ProcessSignals {
         #endif
     }
 
+    /// Per signal, process-wide: how many `ProcessSignals` handle it now, and the handler libdispatch
+    /// installed for it (Linux), which it installs only for the first source of a signal in a process.
+    private struct Claim {
+        var holders = 0
+        var dispatchHandler: sigaction?
+    }
+
+    private static let claims = Mutex<[Int32: Claim]>([:])
+
+    private static func claim(_ handled: UnixSignal) {
+        claims.withLock { claims in
+            var claim = claims[handled.rawValue] ?? Claim()
+            claim.holders += 1
+            if var handler = claim.dispatchHandler {
+                sigaction(handled.rawValue, &handler, nil)
+            } else if claim.holders == 1 {
+                _ = signal(handled.rawValue, SIG_IGN)
+            }
+            claims[handled.rawValue] = claim
+        }
+    }
+
+    /// Gives the signal its default action back once no `ProcessSignals` handles it any more.
+    private static func release(_ handled: UnixSignal) {
+        #if os(Linux)
+        recordDispatchHandler(of: handled)
+        #endif
+        claims.withLock { claims in
+            guard var claim = claims[handled.rawValue] else { return }
+            claim.holders -= 1
+            claims[handled.rawValue] = claim
+            if claim.holders <= 0 { _ = signal(handled.rawValue, SIG_DFL) }
+        }
+    }
+
     #if os(Linux)
+    /// Keeps the handler in place now, if it is libdispatch's (neither ignored nor the default).
+    private static func recordDispatchHandler(of handled: UnixSignal) {
+        var current = sigaction()
+        sigaction(handled.rawValue, nil, &current)
+        let handler = unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
+        guard handler != unsafeBitCast(SIG_IGN, to: Int.self), handler != unsafeBitCast(SIG_DFL, to: Int.self)
+        else { return }
+        claims.withLock { claims in
+            if claims[handled.rawValue]?.dispatchHandler == nil { claims[handled.rawValue]?.dispatchHandler = current }
+        }
+    }
+
     private static func isIgnored(_ handled: UnixSignal) -> Bool {
         var current = sigaction()
         sigaction(handled.rawValue, nil, &current)
@@ -79,11 +129,12 @@ public struct ProcessSignals {
     }
     #endif
 
-    /// Stops reporting, and gives each signal its default action back.
+    /// Stops reporting, and gives each signal its default action back, unless another `ProcessSignals` of the
+    /// process still handles it.
     public func remove() {
         for (handled, source) in sources {
             source.cancel()
-            _ = signal(handled.rawValue, SIG_DFL)
+            Self.release(handled)
         }
         continuation.finish()
     }

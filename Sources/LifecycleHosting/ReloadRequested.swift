@@ -1,7 +1,8 @@
 public import LifecycleCore
 
-/// The custom event ``HostRunner`` sends for ``SignalAction/reload`` (`SIGHUP` in ``SignalMap/standard``):
-/// re-read configuration, reopen log files, refresh credentials.
+/// The custom event ``HostRunner`` and ``SignalRequests`` send for ``SignalAction/reload`` (`SIGHUP` in
+/// ``SignalMap/standard``), after `ApplicationHost.reloadModules()`: re-read configuration, reopen log
+/// files, refresh credentials.
 ///
 /// Handle it like any custom event; the result is "did anything change?", OR-combined:
 ///

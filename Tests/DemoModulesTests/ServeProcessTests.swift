@@ -223,6 +223,21 @@ struct ServeProcessTests {
         )
     }
 
+    @Test("One SIGINT (Ctrl-C): a graceful termination, as SIGTERM's; exit 0")
+    func oneInterrupt() async throws {
+        let demo = try DemoProcess(["serve", "--terminate-deadline", "5"])
+        try await demo.waitFor("▶ runner: launched; serving")
+        demo.send(SIGINT)
+        let status = try await demo.exitStatus()
+
+        #expect(status == 0)
+        #expect(demo.lines.contains("▶ runner: received SIGINT: interrupt"))
+        let launched = try #require(demo.lines.firstIndex(of: "▶ runner: launched; serving"))
+        #expect(demo.deliveries(after: launched).allSatisfy { $0.hasPrefix("willTerminate → ") })
+        #expect(!demo.deliveries(after: launched).isEmpty)
+        #expect(demo.lines.last == "▶ runner: exit 0 (clean)")
+    }
+
     @Test("A second SIGINT: the running willTerminate finishes, the rest are skipped; exit 130")
     func secondInterrupt() async throws {
         let demo = try DemoProcess(["serve", "--slow-terminate", "2"])

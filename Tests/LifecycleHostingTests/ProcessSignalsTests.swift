@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-@Suite("Process signals")
+@Suite("Process signals", .timeLimit(.minutes(1)))
 struct ProcessSignalsTests {
     @Test("A signal sent to the process once the sources watch is reported, once per delivery")
     func reportsEachDelivery() async throws {
@@ -23,5 +23,20 @@ struct ProcessSignalsTests {
         #expect(await iterator.next() == .sigusr2)
         kill(getpid(), SIGUSR2)
         #expect(await iterator.next() == .sigusr2)
+    }
+
+    @Test("Handled again after remove(), as a second host in one process does: still watched, still reported")
+    func handledAgainAfterRemove() async throws {
+        // libdispatch installs its own handler once per signal and process; the second handling must find
+        // the signal watched rather than ignored, which would lose every delivery.
+        for round in 1...3 {
+            let signals = ProcessSignals([UnixSignal.sigusr1])
+            await signals.waitUntilWatching(timeout: .seconds(60))
+            #expect(signals.isWatching, "round \(round): the signal is watched, not ignored")
+            var iterator = signals.stream.makeAsyncIterator()
+            kill(getpid(), SIGUSR1)
+            #expect(await iterator.next() == .sigusr1, "round \(round)")
+            signals.remove()
+        }
     }
 }

@@ -1,6 +1,6 @@
 public import ArgumentParser
 public import LifecycleCore
-@_spi(Integrations) import LifecycleHosting
+@_spi(Integrations) public import LifecycleHosting
 import LifecycleProxy
 
 #if canImport(Glibc)
@@ -28,8 +28,11 @@ import Darwin
 /// ``main()`` parses with ArgumentParser (`--help`, usage errors and completion scripts are its own), then
 /// runs a hosted subcommand in a host built by ``makeHost(launchOptions:)``: launch, the command, terminate,
 /// in that order. `SIGINT` and `SIGTERM` cancel the command, and the host terminates before the process
-/// exits `128 + n`; a second one cuts termination short. Any other subcommand runs as ArgumentParser runs it,
-/// with no host. The exit codes are one table, ``HostedCommandExit``.
+/// exits `128 + n`; a second one cuts termination short. While the host lives, the other signals of
+/// ``signals`` do what they do under `HostRunner` (by default `SIGHUP` reloads, `SIGUSR1` and `SIGUSR2` move
+/// the host to the background and back), through `SignalRequests`, so a long-running command is not killed
+/// by a `SIGHUP`. Any other subcommand runs as ArgumentParser runs it, with no host. The exit codes are one
+/// table, ``HostedCommandExit``.
 public protocol HostCommand: AsyncParsableCommand {
     /// The modules the hosted commands' host is built from: usually `.discovered`.
     static var manifest: ModuleManifest { get }
@@ -41,12 +44,23 @@ public protocol HostCommand: AsyncParsableCommand {
     /// `launchOptions` holds the process's arguments and environment, the command's name under
     /// ``HostedCommandName``, and what the command added (``HostedCommand/configureLaunch(_:)``).
     static func makeHost(launchOptions: LaunchOptions) throws -> ApplicationHost
+
+    /// The signals a hosted command's host handles besides `SIGINT` and `SIGTERM`, which stay the command's
+    /// (they cancel it): the map's reload, background, foreground, memory-warning and ignore entries, from
+    /// before launch until the host terminated, reported on standard error. A terminating action in the map,
+    /// and any entry for `SIGINT` or `SIGTERM`, is left out. The default is `SignalMap.standard`; `nil`: none,
+    /// and the other signals keep their default effect.
+    static var signals: SignalMap? { get }
 }
 
 extension HostCommand {
     public static func makeHost(launchOptions: LaunchOptions) throws -> ApplicationHost {
         try ApplicationHost(manifest: manifest, launchOptions: launchOptions)
     }
+
+    /// `SignalMap.standard`: `SIGHUP` reloads, `SIGUSR1` and `SIGUSR2` move the host to the background and
+    /// back.
+    public static var signals: SignalMap? { .standard }
 
     /// Parses the process's command line, runs the command, and exits with the code ``HostedCommandExit``
     /// documents. `@main` calls it.
@@ -97,7 +111,8 @@ extension HostCommand {
     }
 
     /// Builds the host, then runs `command` in it under the process's `SIGINT` and `SIGTERM`: launch, the
-    /// command, terminate. Returns how it ended; exits nothing.
+    /// command, terminate, with the other signals of ``signals`` handled meanwhile. Returns how it ended;
+    /// exits nothing.
     static func runHosted(_ command: any HostedCommand) async -> HostedCommandExit {
         var options = LaunchOptions.current
         options[HostedCommandName.self] = type(of: command)._commandName
@@ -108,11 +123,20 @@ extension HostCommand {
         } catch {
             return HostedCommandExit(.hostNotBuilt, error: error)
         }
+        // SIGINT and SIGTERM are the session's alone: one owner per signal.
+        let requests = Self.signals.map { map in
+            SignalRequests(host: host, map: SignalMap(map.actions.filter { $0.key != .sigint && $0.key != .sigterm })) {
+                printToStandardError("lifecycle: \($0)")
+            }
+        }
+        let handling = await requests?.start()
         let signals = ProcessSignals([.sigint, .sigterm])
-        defer { signals.remove() }
         await signals.waitUntilWatching()
         let session = CommandSession(host: host) { exitCode(for: $0).rawValue }
-        return await session.run(command, signals: signals.stream)
+        let exit = await session.run(command, signals: signals.stream)
+        signals.remove()
+        await handling?.stop()
+        return exit
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import LifecycleArgumentParser
 import LifecycleCore
+import LifecycleHosting
 
 #if canImport(Glibc)
 import Glibc
@@ -11,8 +12,11 @@ import Darwin
 #endif
 
 /// Writes the shop's reports, and contributes `report` and `watch`. With `SHOP_FAIL_SETUP` set, its set-up
-/// throws: what the process tests use for a failing launch.
-struct ReportsModule: LifecycleModule, CommandContributing, SetupStage, DidFinishLaunching, WillTerminate {
+/// throws: what the process tests use for a failing launch. Says when a signal moves the host (SIGUSR1,
+/// SIGUSR2) or asks for a reload (SIGHUP, `ReloadRequested`) while a command runs.
+struct ReportsModule: LifecycleModule, CommandContributing, SetupStage, DidFinishLaunching, DidEnterBackground,
+    WillEnterForeground, CustomEventHandling, WillTerminate
+{
     static let priority: ModulePriority = .normal
     static let commands: [any HostedCommand.Type] = [Report.self, Watch.self]
 
@@ -28,6 +32,17 @@ struct ReportsModule: LifecycleModule, CommandContributing, SetupStage, DidFinis
         let command = context.launchOptions[HostedCommandName.self] ?? "none"
         report("reports: launched for \(command)")
         return true
+    }
+
+    func didEnterBackground(_ context: LifecycleContext) { report("reports: background") }
+
+    func willEnterForeground(_ context: LifecycleContext) { report("reports: foreground") }
+
+    static func registerCustomEventHandlers(_ handlers: inout CustomEventHandlers<Self>) {
+        handlers.on(ReloadRequested.self) { _, event, _ in
+            report("reports: reloaded on \(event.signal)")
+            return false  // nothing to re-read: the example keeps its reports in memory
+        }
     }
 
     func willTerminate(_ context: LifecycleContext) { report("reports: terminated") }

@@ -94,4 +94,29 @@ import Darwin
             ]
         )
     }
+
+    @Test(arguments: [SIGINT, SIGTERM])
+    func otherSignalsReachTheHostWhileTheCommandRuns(stop: Int32) async throws {
+        let shop = try ShopProcess(["watch"])
+        #expect(await shop.waitFor("watch: started"))
+        for (signal, line) in [(SIGUSR1, "reports: background"), (SIGUSR2, "reports: foreground")] {
+            shop.send(signal)
+            #expect(await shop.waitFor(line), "\(shop.transcript) \(shop.standardError)")
+        }
+        shop.send(SIGHUP)  // a reload, not the end of the command
+        #expect(await shop.waitFor("reports: reloaded on SIGHUP"), "\(shop.standardError)")
+        shop.send(stop)
+        let status = await shop.exitStatus()
+        #expect(status == 128 + stop, "\(shop.standardError)")
+        #expect(
+            shop.transcript == [
+                "inventory: launched", "reports: launched for watch", "watch: started", "reports: background",
+                "reports: foreground", "reports: reloaded on SIGHUP", "watch: cancelled", "reports: terminated",
+                "inventory: terminated",
+            ]
+        )
+        for line in ["handled SIGUSR1: background", "handled SIGUSR2: foreground", "handled SIGHUP: reload"] {
+            #expect(shop.standardError.contains("lifecycle: \(line)"), "\(shop.standardError)")
+        }
+    }
 }

@@ -16,10 +16,13 @@ import Vapor
 ///   Vapor's server stops accepting and answers the requests in flight, then the modules receive
 ///   `willTerminate`. Vapor would shut its server down only after its lifecycle handlers; this handler does
 ///   it first, so no request still runs when a module closes what it uses.
-/// - **Signals** belong to Vapor: its `serve` command handles SIGTERM and SIGINT by returning from
-///   `app.execute()`, after which the program calls `app.asyncShutdown()`. No `HostRunner` runs, and this
-///   integration installs no signal handler. Background and foreground are the admin routes'
-///   (``registerAdminRoutes(on:)``), or ``enterBackground()`` and ``enterForeground()`` from code.
+/// - **Signals**: the terminating ones belong to Vapor: its `serve` command handles SIGTERM and SIGINT by
+///   returning from `app.execute()`, after which the program calls `app.asyncShutdown()`. No `HostRunner`
+///   runs. The others are the host's, as under `HostRunner`: from the end of launch to the end of shutdown,
+///   `SignalRequests` handles the non-terminating part of ``signals`` (by default SIGHUP reloads, SIGUSR1
+///   and SIGUSR2 move the host to the background and back), and logs each signal and what came of it.
+///   Background and foreground are also the admin routes' (``registerAdminRoutes(on:)``), or
+///   ``enterBackground()`` and ``enterForeground()`` from code.
 public final class VaporModuleHost: LifecycleHandler, Sendable {
     /// The host.
     public let host: ApplicationHost
@@ -38,6 +41,8 @@ public final class VaporModuleHost: LifecycleHandler, Sendable {
         var launchFailures: [HookFailure] = []
         var terminationError: LifecycleError?
         var probe: Task<Void, Never>?
+        var signals: SignalMap? = .standard
+        var signalRequests: (requests: SignalRequests, running: SignalRequests.Running)?
     }
 
     private let state = Mutex(State())
@@ -47,6 +52,17 @@ public final class VaporModuleHost: LifecycleHandler, Sendable {
         self.readiness = HostReadiness(host: host)
         self.liveness = HostLiveness(host: host)
         self.drainDelay = drainDelay
+    }
+
+    /// The signals the host handles while the app serves, as `HostRunner` would: their non-terminating part
+    /// (reload, background, foreground, memory-warning, ignore), since SIGTERM and SIGINT are Vapor's; a
+    /// terminating action in the map is left to Vapor. ``SignalMap/standard`` by default: SIGHUP reloads
+    /// (the modules file is read again, then `ReloadRequested`), SIGUSR1 and SIGUSR2 move the host to the
+    /// background and back. `nil`: none, and SIGHUP, SIGUSR1 and SIGUSR2 keep their default effect (they end
+    /// the process). Set it before the app boots; it is read once, at the end of launch.
+    public var signals: SignalMap? {
+        get { state.withLock { $0.signals } }
+        set { state.withLock { $0.signals = newValue } }
     }
 
     /// The launch hooks that threw under the `continue` policy: their modules' routes stay closed (503).
@@ -107,11 +123,37 @@ public final class VaporModuleHost: LifecycleHandler, Sendable {
         let liveness = self.liveness
         let probe = Task { _ = try? await liveness.run() }
         state.withLock { $0.probe = probe }
+        await startSignals(logger: application.logger)
+    }
+
+    /// Handles the non-terminating part of ``signals`` from now on, reporting to `logger`: failures as
+    /// errors, the rest as notices.
+    private func startSignals(logger: Logger) async {
+        guard let map = state.withLock({ $0.signals }) else { return }
+        let requests = SignalRequests(host: host, map: map) { report in
+            switch report {
+            case .handled(_, _, .some), .ignored: logger.error("modules: \(report)")
+            default: logger.notice("modules: \(report)")
+            }
+        }
+        let running = await requests.start()
+        state.withLock { $0.signalRequests = (requests, running) }
     }
 
     /// Drains, stops Vapor's server (the requests in flight are answered), then terminates the host.
+    /// Signals are refused from its start, and keep their default effect again once the host terminated.
     public func shutdownAsync(_ application: Application) async {
         defer { host.context.launchOptions[VaporApplicationKey.self]?.detach() }  // the host lets the app go
+        let signals = state.withLock { state in
+            defer { state.signalRequests = nil }
+            return state.signalRequests
+        }
+        signals?.requests.beginTermination()  // SIGHUP, SIGUSR1, SIGUSR2 from now on: reported and ignored
+        await shutDown(application)
+        await signals?.running.stop()
+    }
+
+    private func shutDown(_ application: Application) async {
         guard host.state.isRunning else { return }  // never launched, or terminated already
         readiness.beginDraining()
         if drainDelay > .zero { try? await Task.sleep(for: drainDelay) }

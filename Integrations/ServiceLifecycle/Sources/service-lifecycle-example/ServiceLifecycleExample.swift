@@ -42,7 +42,8 @@ import UnixSignals
 /// The server answers `/health/live` and `/health/ready` as soon as it listens (`HealthEndpoints`), and so
 /// does `/metrics`, the host's metrics in Prometheus's text format (`MetricsEndpoint`); every other route
 /// answers 503 until the host has launched (`LaunchGate`). SIGUSR1 and SIGUSR2 move the host to the
-/// background and back (`HostRunner`'s standard signals; `BackgroundSignals` in a ServiceGroup).
+/// background and back, and SIGHUP reloads (the `--modules-file` is read again): `HostRunner`'s standard
+/// signals, handled in a ServiceGroup by `SignalRequests`, the same mechanism.
 ///
 /// Every request runs in a request scope (`RequestScopeMiddleware`); one with an `X-Session: <id>` header
 /// is nested in that session's scope, kept until it is idle too long, or the least recently used when
@@ -321,9 +322,16 @@ struct ServiceLifecycleExample {
         configuration.maximumGracefulShutdownDuration = .seconds(30)  // then the group cancels
         configuration.maximumCancellationDuration = .seconds(15)  // longer than terminateDeadline + 1 s
         // README: end
-        // SIGUSR1 and SIGUSR2: background and foreground. Listed after the host, before the server and the
-        // drain, which still stop first.
-        configuration.services.insert(.init(service: BackgroundSignals(host: host, transcript: transcript)), at: 1)
+        // SIGHUP, SIGUSR1 and SIGUSR2 as HostRunner handles them: reload (the --modules-file is read again,
+        // then ReloadRequested), background, foreground. SIGTERM and SIGINT stay the group's. Handled from
+        // before the group starts until after it returned; refused from the graceful shutdown on, which
+        // SignalTermination, listed after the host and before the server and the drain, reports.
+        let signalRequests = SignalRequests(host: host) { report in
+            logger.info("\(report)")
+            transcript.write(report, host: host, readiness: readiness)
+        }
+        configuration.services.insert(.init(service: SignalTermination(requests: signalRequests)), at: 1)
+        let signals = await signalRequests.start()
 
         // Liveness is watched once launch is through, as a watchdog starts at READY=1.
         let probe = Task {
@@ -332,6 +340,12 @@ struct ServiceLifecycleExample {
             try? await liveness.run()
         }
         defer { probe.cancel() }
-        try await ServiceGroup(configuration: configuration).run()
+        do {
+            try await ServiceGroup(configuration: configuration).run()
+        } catch {
+            await signals.stop()
+            throw error
+        }
+        await signals.stop()
     }
 }
