@@ -31,7 +31,7 @@ public final class VaporModuleHost: LifecycleHandler, Sendable {
     /// The liveness probe the liveness routes answer from, run from the end of launch to shutdown.
     public let liveness: HostLiveness
     /// How long readiness says 503 before the server stops accepting, so a load balancer stops routing
-    /// first. Zero by default.
+    /// first: 5 seconds by default (`useModules(_:configuration:launchOptions:drainDelay:)`).
     public let drainDelay: Duration
 
     private struct State {
