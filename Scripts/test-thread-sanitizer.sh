@@ -8,6 +8,29 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Code written as a user's (demo modules, examples, the documentation's snippets) keeps `Mutex`; its target then
+# has a SanitizerMutex.swift that makes that `Mutex` the lock above in this build. Every other target uses
+# `Locked`. A target that uses `Mutex` without the file would bring the false reports back, so it fails here.
+# The tutorial's package (Examples/ModularServer) is a package of its own, not built here.
+missing=""
+for file in $(grep -rlE --include='*.swift' '\bMutex[<(]' Sources Tests Examples | grep -vE '\.docc/|^Tests/Fixtures/|^Examples/ModularServer/|/Concurrency/Locked\.swift$'); do
+    case "$file" in
+    Examples/*) target=$(echo "$file" | cut -d/ -f1-3) ;;
+    *) target=$(echo "$file" | cut -d/ -f1-2) ;;
+    esac
+    [ -f "$target/SanitizerMutex.swift" ] || missing="$missing $file"
+done
+# The copies are one file: a target cannot share another's source, and a type the target does not declare
+# would need `import LifecycleCore` in each file that locks.
+for copy in $(find Sources Tests Examples -name SanitizerMutex.swift -not -path '*/.build/*'); do
+    cmp -s "$copy" Sources/DemoModules/SanitizerMutex.swift || missing="$missing $copy(differs from Sources/DemoModules')"
+done
+if [ -n "$missing" ]; then
+    echo "These files use Mutex, which the sanitizer cannot see, in a target without SanitizerMutex.swift:$missing"
+    echo "Use Locked, or add the target's SanitizerMutex.swift (as Sources/DemoModules has)."
+    exit 1
+fi
+
 log=$(mktemp)
 # TSAN_OPTIONS: a report fails the run (exit code 66) instead of only printing.
 TSAN_OPTIONS="halt_on_error=1 exitcode=66" timeout 1800 swift test --sanitize=thread -Xswiftc -DLIFECYCLE_TSAN \

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import LifecycleCore
 
 #if canImport(Glibc)
 import Glibc
@@ -80,7 +80,7 @@ public struct ProcessSignals {
         var dispatchHandler: sigaction?
     }
 
-    private static let claims = Mutex<[Int32: Claim]>([:])
+    private static let claims = Locked<[Int32: Claim]>([:])
 
     private static func claim(_ handled: UnixSignal) {
         claims.withLock { claims in

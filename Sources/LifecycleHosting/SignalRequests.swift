@@ -1,5 +1,4 @@
 public import LifecycleCore
-import Synchronization
 
 /// The part of a ``SignalMap`` that does not end the process — ``SignalAction/reload``,
 /// ``SignalAction/enterBackground``, ``SignalAction/enterForeground``, ``SignalAction/memoryWarning`` and
@@ -187,7 +186,7 @@ extension SignalAction {
 
 /// Set once, read from any task.
 private final class TerminationFlag: Sendable {
-    private let flag = Mutex(false)
+    private let flag = Locked(false)
     func set() { flag.withLock { $0 = true } }
     var isSet: Bool { flag.withLock { $0 } }
 }

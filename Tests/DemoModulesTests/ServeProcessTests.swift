@@ -5,7 +5,6 @@ import LifecycleHosting
 import LifecycleMessaging
 import LifecycleProxy
 import LifecycleTesting
-import Synchronization
 import Testing
 
 /// `lifecycle-demo serve` as a real process: real signals, its printed deliveries, its exit code.
@@ -356,7 +355,7 @@ final class DemoProcess: Sendable {
 
     /// The lines read so far, and the start of the next one.
     private final class Output: Sendable {
-        let state = Mutex<(lines: [String], partial: String)>(([], ""))
+        let state = Locked<(lines: [String], partial: String)>(([], ""))
     }
 
     /// The launch options the process sees, for building the same host in the test.

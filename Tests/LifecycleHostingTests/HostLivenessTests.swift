@@ -2,7 +2,6 @@ import LifecycleCore
 import LifecycleHosting
 import LifecycleProxy
 import LifecycleTesting
-import Synchronization
 import Testing
 
 /// The probe runs on the host's clock: a `VirtualClock` here, so every interval is one `advance` and no
@@ -32,7 +31,7 @@ struct HostLivenessTests {
     func nextInterval(
         _ clock: VirtualClock,
         _ interval: Duration,
-        _ checks: borrowing Mutex<Int>,
+        _ checks: borrowing Locked<Int>,
         reaching count: Int
     ) async {
         await clock.waitForSleepers(1)
@@ -57,7 +56,7 @@ struct HostLivenessTests {
         let clock = VirtualClock()
         let host = try await launchedHost(Recording(), clock: clock)
         let liveness = HostLiveness(host: host, interval: .milliseconds(50))
-        let checks = Mutex(0)
+        let checks = Locked(0)
         let probe = Task { try await liveness.run { checks.withLock { $0 += 1 } } }
         defer { probe.cancel() }
 
@@ -87,7 +86,7 @@ struct HostLivenessTests {
         defer { recording.release() }
         let host = try await launchedHost(recording, clock: clock)
         let liveness = HostLiveness(host: host, interval: .milliseconds(50))
-        let checks = Mutex(0)
+        let checks = Locked(0)
         let probe = Task { try await liveness.run { checks.withLock { $0 += 1 } } }
         defer { probe.cancel() }
         await nextInterval(clock, .milliseconds(50), checks, reaching: 1)
@@ -120,7 +119,7 @@ struct HostLivenessTests {
         await recording.waitUntilHeld()
 
         let liveness = HostLiveness(host: host, interval: .milliseconds(20))
-        let checks = Mutex(0)
+        let checks = Locked(0)
         let probe = Task { try await liveness.run { checks.withLock { $0 += 1 } } }
         // One interval: the probe now waits for the host, which is held.
         await clock.waitForSleepers(1)

@@ -1,7 +1,6 @@
 import Foundation
 import LifecycleCore
 import LifecycleProxy
-import Synchronization
 import Testing
 
 /// A high-priority module whose hooks are all synchronous functions, adopting no `Sync…` protocol.
@@ -20,7 +19,7 @@ struct FunctionNormal: LifecycleModule, RecordsEverythingSynchronously {
 
 /// How often the proxy called each registered synchronous function, by event.
 final class FunctionCalls: Sendable {
-    private let counts = Mutex<[String: Int]>([:])
+    private let counts = Locked<[String: Int]>([:])
 
     func count(_ event: String) { counts.withLock { $0[event, default: 0] += 1 } }
 

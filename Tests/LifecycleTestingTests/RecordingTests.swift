@@ -1,7 +1,6 @@
 import Foundation
 import LifecycleCore
 import LifecycleTesting
-import Synchronization
 import Testing
 
 // The fixture modules live in a generic namespace on purpose: RuntimeConformancesTests pins the exact module
@@ -22,7 +21,7 @@ private struct Ping: CustomEvent {}
 
 /// Holds a hook until opened, ignoring cancellation, like a hook stuck in a blocking call.
 private final class Gate: Sendable {
-    private let state = Mutex<(entered: Bool, open: Bool, waiters: [CheckedContinuation<Void, Never>])>(
+    private let state = Locked<(entered: Bool, open: Bool, waiters: [CheckedContinuation<Void, Never>])>(
         (false, false, [])
     )
 

@@ -2,11 +2,10 @@ import LifecycleCore
 import LifecycleProxy
 import LifecycleTesting
 import LifecycleWork
-import Synchronization
 import Testing
 
 final class HostBox: Sendable {
-    let host = Mutex<ApplicationHost?>(nil)
+    let host = Locked<ApplicationHost?>(nil)
 }
 
 enum HostBoxKey: LaunchOptionKey {
