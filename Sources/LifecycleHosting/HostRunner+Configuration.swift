@@ -68,6 +68,10 @@ extension HostRunner {
         case shutdownLimitPassed(Duration)
         /// A reload switched modules on or off (`ApplicationHost.reloadModules()`).
         case modulesChanged(ModuleChanges)
+        /// A notification to the supervisor (``Configuration/systemd``) was not sent; the error names the
+        /// socket, the notification, the reason and the fix. Reported for the first failure of a run only,
+        /// and the run serves on.
+        case notificationFailed(SystemdNotifierError)
         /// The run is over.
         case exiting(Exit)
 
@@ -81,6 +85,7 @@ extension HostRunner {
             case .ignored(let signal, let reason): return "ignored \(signal): \(reason)"
             case .shutdownLimitPassed(let limit): return "shutdown limit of \(limit) passed"
             case .modulesChanged(let changes): return "modules changed: \(changes)"
+            case .notificationFailed(let error): return "\(error)"
             case .exiting(let status): return status.description
             }
         }

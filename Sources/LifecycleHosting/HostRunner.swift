@@ -29,11 +29,14 @@ public struct HostRunner: Sendable {
     public let host: ApplicationHost
     /// The runner's settings.
     public let configuration: Configuration
+    /// Where the notifications go; the first that fails in a run is reported.
+    private let notifications: SupervisorNotifications
 
     /// A runner for `host`.
     public init(host: ApplicationHost, configuration: Configuration = Configuration()) {
         self.host = host
         self.configuration = configuration
+        notifications = SupervisorNotifications(configuration.systemd, report: configuration.report)
     }
 
     /// Runs the host under the process's signals: handles the signals of ``Configuration/signals`` until
@@ -56,6 +59,7 @@ public struct HostRunner: Sendable {
     /// with the run. Its time limits (the drain delay and the shutdown limit) are deadlines on the host's
     /// watchdog, on the host's configured clock.
     public func run(signals: AsyncStream<UnixSignal>) async -> Exit {
+        notifications.start()
         let (inputs, input) = AsyncStream<Input>.makeStream()
         let (requests, queue) = AsyncStream<Request>.makeStream()
         let host = self.host
@@ -129,7 +133,7 @@ public struct HostRunner: Sendable {
     private func report(_ report: Report) { configuration.report(report) }
 
     /// Tells the supervisor `state`, if it listens (``Configuration/systemd``).
-    private func notify(_ state: String) { configuration.systemd?.notify(state) }
+    private func notify(_ state: String) { notifications.send(state) }
 
     /// Pets the supervisor's watchdog every ``SystemdNotifier/watchdogInterval``, from READY=1 (before it,
     /// systemd applies its start timeout instead) for as long as the host is responsive. It is a
@@ -137,11 +141,12 @@ public struct HostRunner: Sendable {
     /// mechanism: each check waits until the host has handled every request queued, and sends `WATCHDOG=1`.
     /// A host stuck in a hook stops petting, and the supervisor restarts it.
     private func petWatchdog(_ group: inout TaskGroup<Void>) {
-        guard let notifier = configuration.systemd, let interval = notifier.watchdogInterval else { return }
+        guard let interval = configuration.systemd?.watchdogInterval else { return }
         let liveness = HostLiveness(host: host, interval: interval)
+        let notifications = self.notifications
         group.addTask {
             // Not inside a hook, so it does not throw; it returns when the run cancels it.
-            try? await liveness.run { notifier.notify("WATCHDOG=1") }
+            try? await liveness.run { notifications.send("WATCHDOG=1") }
         }
     }
 
@@ -150,8 +155,9 @@ public struct HostRunner: Sendable {
     /// ("launching: setup, waiting on DatabaseModule (3.0 s)"), so `systemctl status` shows why a start or
     /// a stop takes long. Nothing when no supervisor listens.
     private func reportActivity() -> (@Sendable () async -> Void)? {
-        guard let notifier = configuration.systemd else { return nil }
+        guard configuration.systemd != nil else { return nil }
         let host = self.host
+        let notifications = self.notifications
         let interval = configuration.statusInterval
         return {
             var last: String?
@@ -161,7 +167,7 @@ public struct HostRunner: Sendable {
                 let now = host.activity
                 guard now.waitingOn.contains(where: { $0.elapsed >= interval }) else { continue }
                 let line = "STATUS=\(now)"
-                if line != last { notifier.notify(line) }
+                if line != last { notifications.send(line) }
                 last = line
             }
         }

@@ -43,11 +43,26 @@ public struct SystemdNotifier: Sendable {
     }
 
     /// Sends `state`, newline-separated `KEY=value` assignments, in one datagram. Returns whether it was sent;
-    /// a supervisor that is not listening is not an error of the host's.
+    /// ``send(_:)`` says why not.
     @discardableResult
     public func notify(_ state: String) -> Bool {
+        do {
+            try send(state)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Sends `state`, newline-separated `KEY=value` assignments, in one datagram.
+    ///
+    /// - Throws: ``SystemdNotifierError`` naming the socket, the notification and the system's reason, when
+    ///   the datagram could not be sent: no socket at that path, no permission to write it, a path too long
+    ///   for a socket address. ``HostRunner`` reports the first such failure of a run
+    ///   (``HostRunner/Report/notificationFailed(_:)``) and serves on.
+    public func send(_ state: String) throws(SystemdNotifierError) {
         let descriptor = openDatagramSocket()
-        guard descriptor >= 0 else { return false }
+        guard descriptor >= 0 else { throw failure(state, "socket()", errno) }
         defer { close(descriptor) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -56,7 +71,14 @@ public struct SystemdNotifier: Sendable {
         let abstract = path.first == UInt8(ascii: "@")
         if abstract { path[0] = 0 }
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.count < capacity else { return false }
+        guard path.count < capacity else {
+            throw SystemdNotifierError(
+                socket: socket,
+                notification: state,
+                reason: "the path is \(path.count) bytes, and a socket address holds at most \(capacity - 1)",
+                errorNumber: nil
+            )
+        }
         withUnsafeMutableBytes(of: &address.sun_path) { bytes in
             bytes.copyBytes(from: path)
             if !abstract { bytes[path.count] = 0 }
@@ -70,7 +92,24 @@ public struct SystemdNotifier: Sendable {
                 }
             }
         }
-        return sent == message.count
+        guard sent >= 0 else { throw failure(state, "sendto()", errno) }
+        guard sent == message.count else {
+            throw SystemdNotifierError(
+                socket: socket,
+                notification: state,
+                reason: "sendto() sent \(sent) of \(message.count) bytes",
+                errorNumber: nil
+            )
+        }
+    }
+
+    private func failure(_ state: String, _ call: String, _ number: Int32) -> SystemdNotifierError {
+        SystemdNotifierError(
+            socket: socket,
+            notification: state,
+            reason: "\(call) failed: \(String(cString: strerror(number)))",
+            errorNumber: number
+        )
     }
 
     /// `RELOADING=1` with the `MONOTONIC_USEC=` systemd asks a reload to carry.

@@ -150,6 +150,49 @@ struct SystemdNotifierTests {
         #expect(await running.value.code == 0)
     }
 
+    @Test("A socket that is not there, or a path too long for one: send throws naming the socket and the reason")
+    func sendFailures() throws {
+        let missing = "/nonexistent-\(getpid())/notify.sock"
+        let notifier = try #require(SystemdNotifier(environment: ["NOTIFY_SOCKET": missing]))
+        #expect(notifier.notify("READY=1") == false)
+        let error = try #require(throws: SystemdNotifierError.self) { try notifier.send("READY=1\nSTATUS=serving") }
+        #expect(error.socket == missing)
+        #expect(error.errorNumber == ENOENT)
+        #expect(error.notification == "READY=1\nSTATUS=serving")
+        #expect(error.description.contains("READY=1 to NOTIFY_SOCKET=\(missing) was not sent: sendto() failed: "))
+        #expect(error.description.hasSuffix("or unset NOTIFY_SOCKET when nothing listens"))
+        let long = try #require(
+            SystemdNotifier(environment: ["NOTIFY_SOCKET": "/" + String(repeating: "x", count: 200)])
+        )
+        let tooLong = try #require(throws: SystemdNotifierError.self) { try long.send("READY=1") }
+        #expect(tooLong.errorNumber == nil)
+        #expect(tooLong.reason == "the path is 201 bytes, and a socket address holds at most 107")
+    }
+
+    @Test("A runner whose NOTIFY_SOCKET is not there reports the first failed notification once, and serves on")
+    func unreachableSocketIsReportedOnce() async throws {
+        let missing = "/nonexistent-\(getpid())/notify.sock"
+        let environment = ["NOTIFY_SOCKET": missing, "WATCHDOG_USEC": "20000"]  // a ping every 10 ms, each failing
+        let run = try HostRunnerTests().setup(runner: { $0.systemd = SystemdNotifier(environment: environment) })
+        let running = Task { await run.run() }
+        await run.reports.waitFor("launched")
+        try await Task.sleep(for: .milliseconds(100))
+        run.signals.yield(.sigterm)  // STOPPING=1: one more failure
+        #expect(await running.value.code == 0)
+        let failures = run.reports.lines.filter { $0.hasPrefix("the systemd notification") }
+        #expect(
+            failures == [
+                SystemdNotifierError(
+                    socket: missing,
+                    notification: "STATUS=launching",
+                    reason: "sendto() failed: No such file or directory",
+                    errorNumber: ENOENT
+                ).description
+            ]
+        )
+        #expect(run.recording.entries.suffix(2) == ["willTerminate Server", "willTerminate Store"])
+    }
+
     @Test("without NOTIFY_SOCKET there is no notifier; WATCHDOG_PID of another process turns the watchdog off")
     func environment() {
         #expect(SystemdNotifier(environment: [:]) == nil)
