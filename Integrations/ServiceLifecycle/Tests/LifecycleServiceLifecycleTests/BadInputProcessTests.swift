@@ -1,12 +1,6 @@
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Bad input from outside to the example's health probes and admin API, as a real process on a loopback
 /// port: each request gets the status Docs/Hosting.md documents ("Bad input, from outside"), none of them
 /// changes the host's state, and the process serves on and exits 0 at SIGTERM.
@@ -64,7 +58,7 @@ import Darwin
             ("HTTP/9.9", Array("GET /health/ready HTTP/9.9\r\nHost: 127.0.0.1\r\n\r\n".utf8), 400),
         ]
         for (name, bytes, expected) in cases {
-            let status = try await Self.rawStatus(bytes, port: port)
+            let status = await HTTPExchange.raw(bytes, port: port).status
             #expect(status == expected, "\(name): \(status.map(String.init) ?? "closed without an answer")")
         }
         // Nothing was half-applied: the host is still active and ready, and serves.
@@ -73,52 +67,5 @@ import Darwin
         #expect(ready.body.contains(#""state":"active""#))
         example.send(SIGTERM)
         #expect(await example.waitForExit() == 0)
-    }
-
-    /// Writes `request` to a fresh connection to 127.0.0.1:`port`, on a thread of its own, and reads until the
-    /// server closes it: the answer's status, or `nil` when none came. A server that gave up on the request
-    /// may close before it is all written; what it answered counts.
-    static func rawStatus(_ request: [UInt8], port: Int) async throws -> Int? {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: rawStatusBlocking(request, port: port)) }.start()
-        }
-    }
-
-    private static func rawStatusBlocking(_ request: [UInt8], port: Int) -> Int? {
-        #if canImport(Darwin)
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        let flags: Int32 = 0
-        #else
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        let flags = Int32(MSG_NOSIGNAL)  // a closed peer is an answer, not a SIGPIPE for the test process
-        #endif
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { return nil }
-        var written = 0
-        while written < request.count {
-            let count = request.withUnsafeBytes { send(fd, $0.baseAddress! + written, $0.count - written, flags) }
-            if count <= 0 { break }
-            written += count
-        }
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4_096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { break }
-            received += buffer[0..<count]
-        }
-        let text = String(decoding: received, as: UTF8.self)
-        guard text.hasPrefix("HTTP/") else { return nil }
-        return Int(text.split(separator: " ").dropFirst().first ?? "")
     }
 }

@@ -194,6 +194,16 @@ struct HTTPExchange: Sendable {
         }
     }
 
+    /// Writes `bytes`, a request as they are on the wire (well-formed or not), to a fresh connection, on a
+    /// thread of its own, and reads until the server closes it. A server that gave up on the request may
+    /// close before it is all written; what it answered counts.
+    static func raw(_ bytes: [UInt8], port: Int, timeoutSeconds: Int = 60) async -> HTTPExchange {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: rawBlocking(bytes, port: port, timeoutSeconds: timeoutSeconds)) }
+                .start()
+        }
+    }
+
     /// ``request(_:port:path:headers:timeoutSeconds:)`` on the calling thread, which it blocks: for a
     /// thread of the test's own.
     static func requestBlocking(
@@ -203,11 +213,20 @@ struct HTTPExchange: Sendable {
         headers: [String: String],
         timeoutSeconds: Int
     ) -> HTTPExchange {
+        let fields = headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)\r\n" }.joined()
+        let requestHead = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\(fields)\r\n"
+        return rawBlocking(Array(requestHead.utf8), port: port, timeoutSeconds: timeoutSeconds)
+    }
+
+    /// ``raw(_:port:timeoutSeconds:)`` on the calling thread, which it blocks.
+    static func rawBlocking(_ request: [UInt8], port: Int, timeoutSeconds: Int) -> HTTPExchange {
         var exchange = HTTPExchange()
         #if canImport(Darwin)
         let fd = socket(AF_INET, SOCK_STREAM, 0)
+        let flags: Int32 = 0
         #else
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let flags = Int32(MSG_NOSIGNAL)  // a closed peer is an answer, not a SIGPIPE for the test process
         #endif
         guard fd >= 0 else { return HTTPExchange(failure: "socket: errno \(errno)") }
         defer { close(fd) }
@@ -223,11 +242,12 @@ struct HTTPExchange: Sendable {
             }
         }
         guard connected == 0 else { return HTTPExchange(failure: "connect: errno \(errno)", finished: .now) }
-        let fields = headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)\r\n" }.joined()
-        let requestHead = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\(fields)\r\n"
-        let request = Array(requestHead.utf8)
-        let sent = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
-        guard sent == request.count else { return HTTPExchange(failure: "send: errno \(errno)") }
+        var written = 0
+        while written < request.count {
+            let count = request.withUnsafeBytes { send(fd, $0.baseAddress! + written, $0.count - written, flags) }
+            if count <= 0 { break }
+            written += count
+        }
 
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4_096)
@@ -243,12 +263,14 @@ struct HTTPExchange: Sendable {
         exchange.finished = .now
         exchange.received = received.count
         let text = String(decoding: received, as: UTF8.self)
+        if text.hasPrefix("HTTP/") {
+            exchange.status = text.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) }
+        }
         guard let headerEnd = text.range(of: "\r\n\r\n") else {
             exchange.failure = exchange.failure ?? "no complete header in \(received.count) bytes"
             return exchange
         }
         let head = text[..<headerEnd.lowerBound].split(separator: "\r\n", omittingEmptySubsequences: false)
-        exchange.status = head.first.flatMap { $0.split(separator: " ").dropFirst().first }.flatMap { Int($0) }
         for line in head.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
             let name = line[..<colon].lowercased()
