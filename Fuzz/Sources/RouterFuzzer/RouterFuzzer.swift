@@ -17,8 +17,9 @@ import Foundation
 /// The first byte chooses: even, the rest is a URL; odd, a command line, one argument per line.
 ///
 /// Oracle: matching and opening are deterministic (the same input twice, the same answer); a URL `match`
-/// resolves opens that route, and one it does not fails with `noRoute` or `invalidPath`; a command line
-/// either runs or fails with a command-line error (an unknown command with `noRoute`).
+/// resolves opens that route with the parameters `match` gave, and one it does not fails with `noRoute` or
+/// `invalidPath`; a command line either runs or fails with a command-line error (an unknown command with
+/// `noRoute`).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: start, count: count)
@@ -35,7 +36,8 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         precondition(opened == reopened, "\(url): \(opened), then \(reopened)")
         if let found {
             let name = found.route.name.split(separator: ".").last.map(String.init) ?? ""
-            precondition(opened.hasPrefix("ok \(name) "), "\(url): \(found.route.name), \(opened)")
+            let expected = "ok \(name) \(found.parameters)"
+            precondition(opened == expected, "\(url): match gives \(expected), open gives \(opened)")
         } else {
             precondition(opened == "noRoute" || opened == "invalidPath", "\(url): no match, but \(opened)")
         }
