@@ -52,6 +52,7 @@ let upcomingFeatures: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
-for target in package.targets where target.type != .regular || target.name != "FuzzerEntry" {
+// Swift settings, so not for the C target.
+for target in package.targets where target.name != "FuzzerEntry" {
     target.swiftSettings = (target.swiftSettings ?? []) + upcomingFeatures
 }
