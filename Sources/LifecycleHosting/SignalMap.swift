@@ -64,13 +64,15 @@ public struct SignalMap: Sendable, Hashable, CustomStringConvertible {
         set { actions[signal] = newValue }
     }
 
-    /// Parses `SIGNAL=action` entries separated by spaces or commas, for example
+    /// Parses `SIGNAL=action` entries separated by spaces, commas or line breaks, for example
     /// `"TERM=terminate, INT=interrupt, HUP=reload"`. Signals are named as in ``UnixSignal/init(name:)``;
     /// actions as in ``SignalAction``.
     ///
     /// - Throws: ``SignalMapError`` naming the entry, what is wrong with it, and what is accepted.
     public init(parsing text: String) throws(SignalMapError) {
-        let entries = text.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" || $0 == "\n" })
+        // "\r\n" is one Character: a map written with Windows line endings separates its entries as with "\n".
+        let separators: Set<Character> = [",", " ", "\t", "\n", "\r\n", "\r"]
+        let entries = text.split(whereSeparator: separators.contains)
         guard !entries.isEmpty else { throw SignalMapError(entry: text, problem: .empty) }
         var actions: [UnixSignal: SignalAction] = [:]
         for entry in entries.map(String.init) {

@@ -26,6 +26,14 @@ struct SignalMapTests {
         #expect(try SignalMap(parsing: map.description) == map)
         #expect(try SignalMap(parsing: SignalMap.standard.description) == .standard)
         #expect(try SignalMap(parsing: "QUIT=memory-warning USR1=ignore")[.sigquit] == .memoryWarning)
+        // One entry per line, with Unix or Windows line endings ("\r\n" is one Character in Swift).
+        #expect(
+            try SignalMap(parsing: "TERM=terminate\r\nHUP=reload\r\n")
+                == SignalMap(parsing: "TERM=terminate HUP=reload")
+        )
+        #expect(
+            try SignalMap(parsing: "TERM=terminate\nHUP=reload\n") == SignalMap(parsing: "TERM=terminate HUP=reload")
+        )
     }
 
     @Test(

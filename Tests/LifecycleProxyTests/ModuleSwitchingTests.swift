@@ -50,6 +50,20 @@ struct ModuleSwitchesParsingTests {
         #expect(switches.switch(forModule: "Tests.Database")?.isOn == false)
     }
 
+    @Test("Windows line endings (CRLF) read as Unix ones, with the same line numbers; a bare CR is no line break")
+    func windowsLineEndings() throws {
+        let text = "# the modules of this host\r\nDatabase = off   # for now\r\n\r\nLow = yes\r\n"
+        let switches = try ModuleSwitches.parse(text, source: "modules.conf")
+        #expect(switches.switches["Database"] == .init(isOn: false, source: "modules.conf:2"))
+        #expect(switches.switches["Low"] == .init(isOn: true, source: "modules.conf:4"))
+        #expect(switches.switches.count == 2)
+        #expect(
+            try ModuleSwitches.parse(text.replacingOccurrences(of: "\r\n", with: "\n"), source: "modules.conf")
+                == switches
+        )
+        #expect(throws: ModuleSwitchesError.self) { try ModuleSwitches.parse("Low = on\rHigh = off", source: "m") }
+    }
+
     @Test(
         "A line that is not a switch is a typed error naming the file, the line and the fix",
         arguments: [

@@ -14,7 +14,7 @@ import Foundation
 ///
 /// Oracle: parsing is deterministic (equal, same hash, same parameters); `validate()` either passes or throws
 /// `invalidPattern`; a host whose one route has the pattern is built exactly when it validates, and refuses it
-/// with `ManifestError.invalidRoute` otherwise; and a valid pattern of plain characters matches the URL made
+/// with `ManifestError.Code.invalidRoute` otherwise; and a valid pattern of plain characters matches the URL made
 /// from it, with each parameter captured.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {

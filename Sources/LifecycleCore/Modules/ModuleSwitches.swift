@@ -151,7 +151,9 @@ public struct ModuleSwitches: Sendable, Hashable, CustomStringConvertible {
     /// Reads the text of a modules file; `source` names it in errors and switches.
     public static func parse(_ text: String, source: String) throws(ModuleSwitchesError) -> ModuleSwitches {
         var result: [String: Switch] = [:]
-        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character: a file with Windows line endings splits on it as on "\n".
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        for (offset, rawLine) in lines.enumerated() {
             let place = "\(source):\(offset + 1)"
             let line = rawLine.prefix { $0 != "#" }.trimmed
             guard !line.isEmpty else { continue }
