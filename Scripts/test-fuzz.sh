@@ -51,7 +51,8 @@ for fuzzer in $fuzzers; do
     timeout $((seconds + 120)) "$bin/$fuzzer" -max_total_time="$seconds" -print_final_stats=1 -timeout=10 \
         -rss_limit_mb=2048 -artifact_prefix="$work/" "$work/corpus" >"$work/log" 2>&1 || status=$?
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log" | tail -n 1)
-    coverage=$(grep -E '^#[0-9]+' "$work/log" | grep -o 'cov: [0-9]* ft: [0-9]*' | tail -n 1)
+    # `|| true`: a fuzzer that failed at once printed no progress line, and its result is still reported below.
+    coverage=$(grep -E '^#[0-9]+' "$work/log" | grep -o 'cov: [0-9]* ft: [0-9]*' | tail -n 1 || true)
     cov=$(echo "$coverage" | awk '{print $2}')
     ft=$(echo "$coverage" | awk '{print $4}')
     corpus=$(find "$work/corpus" -type f | wc -l)

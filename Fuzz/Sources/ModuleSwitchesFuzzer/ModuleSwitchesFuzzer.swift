@@ -16,7 +16,9 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     precondition(parse(text) == parsed, "\(text.debugDescription): parsed twice, two answers")
     switch parsed {
     case .success(let switches):
-        let lineCount = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        // Lines as the parser counts them: "\r\n" is one Character, a line break as "\n" is.
+        let lineCount = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .count
         for (name, value) in switches.switches {
             let line = value.source.dropFirst("modules.conf:".count)
             precondition(value.source.hasPrefix("modules.conf:"), "\(name): \(value)")
