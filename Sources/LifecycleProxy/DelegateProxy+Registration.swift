@@ -32,7 +32,7 @@ extension DelegateProxy {
         dispatcher: DelegateProxy, participant: Participant
     ) {
         let name = type.moduleName
-        guard !modules.contains(where: { ObjectIdentifier($0.entry.type) == ObjectIdentifier(type) }) else {
+        guard positions[type] == nil else {
             throw ManifestError(
                 code: .duplicateModule,
                 modules: [name],

@@ -154,4 +154,8 @@ extension DelegateProxy {
     package func moduleType(of participant: Participant) -> (any LifecycleModule.Type)? {
         modules.first { $0.participant.id == participant.id }?.entry.type
     }
+
+    package func participant(of module: any LifecycleModule.Type) -> Participant? {
+        positions[module].map { modules[$0].participant }
+    }
 }

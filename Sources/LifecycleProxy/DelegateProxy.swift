@@ -41,6 +41,9 @@ public final class DelegateProxy: Sendable {
     let delegateSlot: DelegateSlot?
     /// The modules, in delivery order.
     let modules: [ModuleSlot]
+    /// Each module's position in ``modules``, by type: what ``participant(of:)`` reads, so a request
+    /// asking whether a module serves costs one lookup, not a scan of every participant.
+    let positions: TypeTable
     /// The id the next registered module receives.
     let nextID: Int
     /// Every module the host knows, on or off, and why those that are off are off.
@@ -202,6 +205,9 @@ public final class DelegateProxy: Sendable {
             modules[index].entry.addHooks(of: modules[index].instance, to: &hooks)
         }
         self.participants = participants
+        var positions = TypeTable(capacity: modules.count)
+        for index in modules.indices { positions.insert(modules[index].entry.type, index) }
+        self.positions = positions
         var budgeted: [Int: any TimeBudgetedModule.Type] = [:]
         var policies: [Int: ModuleFailurePolicy] = [:]
         for index in modules.indices {

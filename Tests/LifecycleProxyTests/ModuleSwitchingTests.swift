@@ -173,6 +173,7 @@ struct ModuleSwitchingTests {
             ]
         )
         #expect(host.participants.map(\.name) == [High.moduleName])
+        #expect(host.participant(for: Database.self) == nil && host.participant(for: Cache.self) == nil)
         #expect(
             host.disabledModules.map(\.reason) == [
                 "depends on `\(Database.moduleName)`, which is off", "switched off by \(file.path):1",
@@ -196,6 +197,7 @@ struct ModuleSwitchingTests {
         #expect(host.disabledModules.isEmpty)
         // Back in their places: dependencies before dependents, then priority.
         #expect(host.participants.map(\.name) == [High.moduleName, Database.moduleName, Cache.moduleName])
+        #expect(host.participant(for: Cache.self) == host.participants[2])
 
         // The journal says why each module went off and came back.
         let notes = (host.journal?.entries ?? []).filter { $0.note != nil }.map { "\($0.event) \($0.participant)" }

@@ -44,6 +44,7 @@ struct QuarantineTests {
         try await host.launch()
         for _ in 0..<2 { await #expect(throws: LifecycleError.self) { try await host.receiveMemoryWarning() } }
         #expect(host.quarantinedModules.isEmpty)
+        #expect(host.participant(for: NormalA.self)?.name == NormalA.moduleName)
 
         let before = script.journal.entries.count
         await #expect(throws: LifecycleError.self) { try await host.receiveMemoryWarning() }
@@ -60,6 +61,7 @@ struct QuarantineTests {
         #expect(host.quarantinedModules.map(\.module) == [NormalA.moduleName])
         #expect(host.quarantinedModules.first?.reason.hasPrefix("3 failures within 60.0 seconds; the last:") == true)
         #expect(host.participants.map(\.name) == [High.moduleName])
+        #expect(host.participant(for: NormalA.self) == nil)
         #expect(host.disabledModules.map(\.reason).first?.hasPrefix("quarantined: 3 failures") == true)
         #expect(host.disabledModules.map(\.name) == [NormalA.moduleName, NeedsNormalA.moduleName])
 

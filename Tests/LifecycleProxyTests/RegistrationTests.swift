@@ -67,6 +67,8 @@ struct RegistrationTests {
         let participant = try await host.register(Late.self)
 
         #expect(participant.name == Late.moduleName)
+        #expect(host.participant(for: Late.self) == participant)
+        #expect(host.participant(for: LateCache.self) == nil)  // never registered
         #expect(
             delivered(script, since: before) == [
                 "willFinishLaunching Late", "setup Late", "initialize Late", "warmUp Late", "didFinishLaunching Late",
@@ -148,6 +150,9 @@ struct RegistrationTests {
             ]
         )
         #expect(host.participants.map(\.name) == [host.participants[0].name, High.moduleName, Low.moduleName])
+        // One lookup by type: the module removed is no participant; the others are, with their ids.
+        #expect(host.participant(for: NormalA.self) == nil)
+        #expect(host.participant(for: Low.self) == host.participants[2])
         before = script.journal.entries.count
         try await host.receiveMemoryWarning()
         #expect(

@@ -67,6 +67,8 @@ package protocol LifecycleDispatcher: Sendable {
     /// The participant's launch budget (``LaunchBudgetedModule``), or `nil`. Looked up when asked, not
     /// when the participants are built: it is a conformance check, and launch need not pay for it.
     func launchBudget(of participant: Participant) -> Duration?
+    /// The participant `module` is, or `nil` when it is none now; one table lookup.
+    func participant(of module: any LifecycleModule.Type) -> Participant?
     /// A dispatcher with the same participants plus a new instance of `module`, and its participant.
     /// Throws if the module cannot join (already there, disabled, a dependency missing, its initializer
     /// threw); nothing is created or delivered then.

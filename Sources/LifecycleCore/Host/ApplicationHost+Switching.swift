@@ -104,8 +104,7 @@ extension ApplicationHost {
     /// Quarantines `module` for `reason` now (its work failed past its policy): it is taken out as hook
     /// failures past the quarantine policy would take it out.
     func runQuarantine(_ module: any LifecycleModule.Type, reason: String) async {
-        let name = module.moduleName
-        guard let participant = participants.first(where: { $0.name == name && !$0.isDelegate }) else { return }
+        guard let participant = dispatcher.participant(of: module) else { return }
         let policy = configuration.quarantine ?? .standard
         if quarantineLedger.quarantine(participant, reason: reason, policy: policy) { await quarantineDueModules() }
     }

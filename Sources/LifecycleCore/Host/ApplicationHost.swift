@@ -176,6 +176,13 @@ public actor ApplicationHost {
     /// Every participant: the program's delegate first if there is one, then modules by priority.
     public nonisolated var participants: [Participant] { dispatcher.participants }
 
+    /// The participant `module` is now, or `nil` when it is none: never registered, removed, switched off,
+    /// disabled in this environment, or taken out by quarantine. One table lookup whatever the number of
+    /// modules, so a request may ask it (a module's routes ask it to know whether the module still serves).
+    public nonisolated func participant(for module: any LifecycleModule.Type) -> Participant? {
+        dispatcher.participant(of: module)
+    }
+
     /// The modules `participant` directly depends on, each with why: declared in its `dependencies`, or
     /// added by something built on the host (a service it requires). It receives forward events after
     /// each of them and reverse events before. Empty for the program's delegate and for a module with no
@@ -324,8 +331,7 @@ public actor ApplicationHost {
         file: String = #fileID,
         line: Int = #line
     ) async throws(LifecycleError) {
-        let name = String(reflecting: module)
-        guard let participant = participants.first(where: { $0.name == name && !$0.isDelegate }) else {
+        guard let participant = participant(for: module) else {
             throw LifecycleError(code: .notReady, request: HostRequest(.idle), state: state, file: file, line: line)
         }
         try await waitForReadiness(of: participant.id, file: file, line: line)

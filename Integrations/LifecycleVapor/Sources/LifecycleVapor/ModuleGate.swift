@@ -14,11 +14,14 @@ final class ModuleGate: Sendable {
         case failed = 2
     }
 
-    let module: String
+    /// The module, and its name for the refusals' reasons.
+    let module: any LifecycleModule.Type
+    let name: String
     private let phase = Atomic<UInt8>(Phase.launching.rawValue)
 
-    init(module: String) {
+    init(_ module: any LifecycleModule.Type) {
         self.module = module
+        name = module.moduleName
     }
 
     func open(failed: Bool) {
@@ -29,17 +32,19 @@ final class ModuleGate: Sendable {
     func refusal(in host: ApplicationHost) -> Abort? {
         switch Phase(rawValue: phase.load(ordering: .acquiring)) ?? .launching {
         case .launching:
-            return Abort(.serviceUnavailable, reason: "\(module) is launching")
+            return Abort(.serviceUnavailable, reason: "\(name) is launching")
         case .failed:
-            return Abort(.serviceUnavailable, reason: "\(module) failed to launch")
+            return Abort(.serviceUnavailable, reason: "\(name) failed to launch")
         case .live:
             break
         }
-        if host.quarantinedModules.contains(where: { $0.module == module }) {
-            return Abort(.serviceUnavailable, reason: "\(module) is quarantined")
+        // Quarantine is asked first: a quarantined module is refused (503) from the moment it is quarantined,
+        // while its teardown hooks still run. Membership is one table lookup, not a scan of the participants.
+        if host.quarantinedModules.contains(where: { $0.module == name }) {
+            return Abort(.serviceUnavailable, reason: "\(name) is quarantined")
         }
-        if !host.participants.contains(where: { $0.name == module }) {
-            return Abort(.notFound, reason: "\(module) is switched off")
+        guard host.participant(for: module) != nil else {
+            return Abort(.notFound, reason: "\(name) is switched off")
         }
         return nil
     }

@@ -47,7 +47,7 @@ extension LifecycleContext {
         return VaporModuleContext(
             application: application,
             module: module.moduleName,
-            gate: modules.gate(for: module.moduleName),
+            gate: modules.gate(for: module),
             host: modules.host
         )
     }

@@ -72,12 +72,13 @@ public final class VaporModuleHost: LifecycleHandler, Sendable {
     public var terminationError: LifecycleError? { state.withLock { $0.terminationError } }
 
     /// The gate of `module`'s routes, made on first use; open already if launch is through.
-    func gate(for module: String) -> ModuleGate {
-        state.withLock { state in
-            if let gate = state.gates[module] { return gate }
-            let gate = ModuleGate(module: module)
-            if state.launched { gate.open(failed: state.failedModules.contains(module)) }
-            state.gates[module] = gate
+    func gate(for module: any LifecycleModule.Type) -> ModuleGate {
+        let name = module.moduleName
+        return state.withLock { state in
+            if let gate = state.gates[name] { return gate }
+            let gate = ModuleGate(module)
+            if state.launched { gate.open(failed: state.failedModules.contains(name)) }
+            state.gates[name] = gate
             return gate
         }
     }
@@ -119,7 +120,7 @@ public final class VaporModuleHost: LifecycleHandler, Sendable {
             state.launchFailures = failures
             return Array(state.gates.values)
         }
-        for gate in gates { gate.open(failed: failed.contains(gate.module)) }
+        for gate in gates { gate.open(failed: failed.contains(gate.name)) }
         let liveness = self.liveness
         let probe = Task { _ = try? await liveness.run() }
         state.withLock { $0.probe = probe }
