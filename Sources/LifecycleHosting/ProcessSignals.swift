@@ -1,5 +1,6 @@
 import Dispatch
 import LifecycleCore
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -21,6 +22,13 @@ public struct ProcessSignals {
     public let stream: AsyncStream<UnixSignal>
     private let continuation: AsyncStream<UnixSignal>.Continuation
     private let sources: [(signal: UnixSignal, source: any DispatchSourceSignal)]
+    /// How many of the sources libdispatch has registered (their registration handlers ran).
+    private let registered = Registrations()
+
+    /// A count the sources' registration handlers raise, on the sources' queue.
+    private final class Registrations: Sendable {
+        let count = Atomic(0)
+    }
 
     public init(_ signals: some Sequence<UnixSignal>) {
         let (stream, continuation) = AsyncStream<UnixSignal>.makeStream()
@@ -37,6 +45,7 @@ public struct ProcessSignals {
             source.setEventHandler {
                 for _ in 0..<max(1, Int(source.data)) { continuation.yield(handled) }
             }
+            source.setRegistrationHandler { [registered] in registered.count.add(1, ordering: .releasing) }
             source.resume()
             sources.append((handled, source))
         }
@@ -47,13 +56,18 @@ public struct ProcessSignals {
 
     /// Returns once the dispatch sources are watching, so that a signal sent from then on is reported.
     ///
-    /// Registering a source is asynchronous. On Linux, libdispatch then installs a handler of its own over
-    /// the `SIG_IGN` set above (it moves each delivery to its signalfd); a signal that arrives before that
-    /// is ignored, and lost. So this waits, at most `timeout`, until no handled signal is still ignored.
-    /// Elsewhere the kernel reports ignored signals to the source, and there is nothing to wait for.
+    /// Registering a source is asynchronous: libdispatch does it on its manager thread. Until then a signal
+    /// can be read for another source of the same signal, one being removed, and be lost to this one; so this
+    /// waits, at most `timeout`, until every source is registered (its registration handler ran). On Linux,
+    /// libdispatch also installs a handler of its own over the `SIG_IGN` set above (it moves each delivery to
+    /// its signalfd); a signal that arrives before that is ignored, and lost. So it also waits until no handled
+    /// signal is still ignored.
     public func waitUntilWatching(timeout: Duration = .seconds(2)) async {
-        #if os(Linux)
         let deadline = ContinuousClock.now + timeout
+        while registered.count.load(ordering: .acquiring) < sources.count, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        #if os(Linux)
         for (handled, _) in sources {
             while Self.isIgnored(handled), ContinuousClock.now < deadline {
                 try? await Task.sleep(for: .milliseconds(1))
@@ -63,13 +77,14 @@ public struct ProcessSignals {
         #endif
     }
 
-    /// Whether every handled signal is watched now: on Linux, none is still ignored (see
-    /// ``waitUntilWatching(timeout:)``); elsewhere always.
+    /// Whether every handled signal is watched now: every source is registered and, on Linux, no handled
+    /// signal is still ignored (see ``waitUntilWatching(timeout:)``).
     public var isWatching: Bool {
+        guard registered.count.load(ordering: .acquiring) >= sources.count else { return false }
         #if os(Linux)
-        sources.allSatisfy { !Self.isIgnored($0.signal) }
+        return sources.allSatisfy { !Self.isIgnored($0.signal) }
         #else
-        true
+        return true
         #endif
     }
 
@@ -89,7 +104,11 @@ public struct ProcessSignals {
             if var handler = claim.dispatchHandler {
                 sigaction(handled.rawValue, &handler, nil)
             } else if claim.holders == 1 {
-                _ = signal(handled.rawValue, SIG_IGN)
+                // Swapped, not overwritten: a handler libdispatch installed since the last look (a source
+                // registered after its `ProcessSignals` was removed) is put back and remembered. libdispatch
+                // installs it once per process, and a signal ignored over it would never be reported again.
+                claim.dispatchHandler = swap(handled, ignoring: true)
+                if var handler = claim.dispatchHandler { sigaction(handled.rawValue, &handler, nil) }
             }
             claims[handled.rawValue] = claim
         }
@@ -103,19 +122,41 @@ public struct ProcessSignals {
         claims.withLock { claims in
             guard var claim = claims[handled.rawValue] else { return }
             claim.holders -= 1
+            if claim.holders <= 0, let replaced = swap(handled, ignoring: false), claim.dispatchHandler == nil {
+                claim.dispatchHandler = replaced
+            }
             claims[handled.rawValue] = claim
-            if claim.holders <= 0 { _ = signal(handled.rawValue, SIG_DFL) }
         }
     }
 
+    /// Makes `handled` ignored (`SIG_IGN`) or take its default action (`SIG_DFL`), and returns the handler
+    /// this replaced when it was one (libdispatch's, on Linux), in one call, so no handler installed meanwhile
+    /// is lost.
+    private static func swap(_ handled: UnixSignal, ignoring: Bool) -> sigaction? {
+        #if os(Linux)
+        var new = sigaction()
+        new.__sigaction_handler.sa_handler = ignoring ? SIG_IGN : SIG_DFL
+        var old = sigaction()
+        sigaction(handled.rawValue, &new, &old)
+        return isHandler(old) ? old : nil
+        #else
+        _ = signal(handled.rawValue, ignoring ? SIG_IGN : SIG_DFL)
+        return nil
+        #endif
+    }
+
     #if os(Linux)
+    /// Whether `action` is a handler: neither ignoring the signal nor its default action.
+    private static func isHandler(_ action: sigaction) -> Bool {
+        let handler = unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self)
+        return handler != unsafeBitCast(SIG_IGN, to: Int.self) && handler != unsafeBitCast(SIG_DFL, to: Int.self)
+    }
+
     /// Keeps the handler in place now, if it is libdispatch's (neither ignored nor the default).
     private static func recordDispatchHandler(of handled: UnixSignal) {
         var current = sigaction()
         sigaction(handled.rawValue, nil, &current)
-        let handler = unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
-        guard handler != unsafeBitCast(SIG_IGN, to: Int.self), handler != unsafeBitCast(SIG_DFL, to: Int.self)
-        else { return }
+        guard isHandler(current) else { return }
         claims.withLock { claims in
             if claims[handled.rawValue]?.dispatchHandler == nil { claims[handled.rawValue]?.dispatchHandler = current }
         }
