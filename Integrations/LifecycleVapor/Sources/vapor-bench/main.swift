@@ -10,8 +10,9 @@ import Vapor
 // - "request cost": `GET /hello` answering "hello" from an async handler, in a plain app; in a second plain
 //   app, the control (the two are the same, so its ratio to the first is the run's noise floor); in a plain
 //   app with an empty `AsyncMiddleware` (what any async middleware costs in Vapor: the chain runs in a task
-//   of its own, which is why the request scope is not a middleware); and from a module's route, behind its
-//   gate and in a request scope (`RequestScopeResponder`).
+//   of its own, which is why the request scope is not a middleware); from a module's route, behind its
+//   gate and in a request scope (`RequestScopeResponder`); and from the application's own route in a host,
+//   in a request scope behind no gate (what the scope alone costs).
 // - "end to end": `GET /orders/7` with everything a module's request path can carry (two global scope
 //   actions, an adopted behavior, three scoped services, a route opened through three interceptors, a
 //   message to another module) against the same work written by hand (`EndToEnd.swift`).
@@ -35,6 +36,13 @@ struct HelloModule: LifecycleModule, SetupStage {
     func setUp(_ context: LifecycleContext) async throws {
         try context.vapor(for: Self.self).routes.get("hello") { _ async in "hello" }
     }
+}
+
+/// A module that registers no route: the host of the "request scope alone" side, whose route is the app's own
+/// (in a request scope, behind no gate).
+struct QuietModule: LifecycleModule {
+    static let priority: ModulePriority = .normal
+    init(context: LifecycleContext) {}
 }
 
 /// An async middleware that does nothing: what any async middleware costs in Vapor (a task per request).
@@ -185,7 +193,14 @@ if only == nil || only == "cost" {
     passThrough.get("hello") { _ async in "hello" }
     let modular = try await Application.make(.production)
     try modular.useModules(ModuleManifest(name: "vapor-bench", [HelloModule.self]), launchOptions: LaunchOptions())
-    apps += [plain, control, passThrough, modular]
+    // The application's own route in a host: a request scope, and no module gate.
+    let scopeAlone = try await Application.make(.production)
+    try scopeAlone.useModules(
+        ModuleManifest(name: "vapor-bench-scope", [QuietModule.self]),
+        launchOptions: LaunchOptions()
+    )
+    scopeAlone.get("hello") { _ async in "hello" }
+    apps += [plain, control, passThrough, modular, scopeAlone]
     try compare(
         "request cost",
         [
@@ -193,6 +208,7 @@ if only == nil || only == "cost" {
             Side(name: "plain Vapor again (control)", port: try await start(control), path: "/hello"),
             Side(name: "+ an empty async middleware", port: try await start(passThrough), path: "/hello"),
             Side(name: "scope + module routing", port: try await start(modular), path: "/hello"),
+            Side(name: "request scope alone (app route)", port: try await start(scopeAlone), path: "/hello"),
         ]
     )
 }
