@@ -152,7 +152,7 @@ struct ServeProcessTests {
     }
 
     @Test(
-        "A modules file: SIGHUP switches a module off, then on again, in the running process; a broken one changes nothing"
+        "A modules file: SIGHUP switches a module off, then on again, in the running process; a broken or cut one changes nothing"
     )
     func reloadSwitchesModules() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("modules-\(UUID()).conf").path
@@ -198,6 +198,18 @@ struct ServeProcessTests {
             }
         )
         #expect(demo.deliveries(after: broken).allSatisfy { $0.hasPrefix("ReloadRequested → ") })
+
+        // A file cut inside a line, as a reader can find one being written: refused the same way, nothing changes.
+        try "MetricsModule = on\nMetricsMod".write(toFile: file, atomically: false, encoding: .utf8)
+        let cut = demo.lines.count
+        demo.send(SIGHUP)
+        try await demo.waitFor("▶ runner: handled SIGHUP", after: cut)
+        #expect(
+            demo.lines.dropFirst(cut).contains {
+                $0.hasPrefix("▶ runner: handled SIGHUP: reload failed: reloadModules() was refused: \(file):2:")
+            }
+        )
+        #expect(demo.deliveries(after: cut).allSatisfy { $0.hasPrefix("ReloadRequested → ") })
 
         demo.send(SIGTERM)
         #expect(try await demo.exitStatus() == 0)
