@@ -13,6 +13,15 @@ struct StormHit: Message {
 final class StormTallies: Sendable {
     let anchor = Atomic<Int>(0)
     let churner = Atomic<Int>(0)
+
+    /// Counts a delivery to the module called `name`.
+    func count(_ name: String) {
+        if name == StormAnchor.name {
+            anchor.add(1, ordering: .relaxed)
+        } else {
+            churner.add(1, ordering: .relaxed)
+        }
+    }
 }
 
 /// How many of the storm's disturbances (the churn, the moves) are still running.
@@ -26,32 +35,35 @@ enum StormTalliesKey: LaunchOptionKey {
     static let defaultValue = StormTallies()
 }
 
-/// In the host from launch to terminate.
-struct StormAnchor: MessageReceiving {
-    static let priority: ModulePriority = .normal
-    let tallies: StormTallies
-    init(context: LifecycleContext) { tallies = context.launchOptions[StormTalliesKey.self] }
+/// A storm module: answers ``StormHit`` with its name, counting each delivery in its tally.
+protocol StormModule: MessageReceiving {
+    static var name: String { get }
+    var tallies: StormTallies { get }
+}
 
+extension StormModule {
     static func receiveMessages(_ handlers: inout MessageHandlers<Self>) {
         handlers.on(StormHit.self) { module, _, _ in
-            module.tallies.anchor.add(1, ordering: .relaxed)
-            return "anchor"
+            module.tallies.count(Self.name)
+            return Self.name
         }
     }
 }
 
-/// Registered and removed again and again while the storm runs.
-struct StormChurner: MessageReceiving {
-    static let priority: ModulePriority = .high
+/// In the host from launch to terminate.
+struct StormAnchor: StormModule {
+    static let priority: ModulePriority = .normal
+    static let name = "anchor"
     let tallies: StormTallies
     init(context: LifecycleContext) { tallies = context.launchOptions[StormTalliesKey.self] }
+}
 
-    static func receiveMessages(_ handlers: inout MessageHandlers<Self>) {
-        handlers.on(StormHit.self) { module, _, _ in
-            module.tallies.churner.add(1, ordering: .relaxed)
-            return "churner"
-        }
-    }
+/// Registered and removed again and again while the storm runs.
+struct StormChurner: StormModule {
+    static let priority: ModulePriority = .high
+    static let name = "churner"
+    let tallies: StormTallies
+    init(context: LifecycleContext) { tallies = context.launchOptions[StormTalliesKey.self] }
 }
 
 /// What one sending task saw.
