@@ -188,28 +188,23 @@ struct ServeProcessTests {
             ]
         )
 
-        try "MetricsModule = maybe\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let broken = demo.lines.count
-        demo.send(SIGHUP)
-        try await demo.waitFor("▶ runner: handled SIGHUP", after: broken)
-        #expect(
-            demo.lines.dropFirst(broken).contains {
-                $0.hasPrefix("▶ runner: handled SIGHUP: reload failed: reloadModules() was refused: \(file):1:")
-            }
-        )
-        #expect(demo.deliveries(after: broken).allSatisfy { $0.hasPrefix("ReloadRequested → ") })
-
-        // A file cut inside a line, as a reader can find one being written: refused the same way, nothing changes.
-        try "MetricsModule = on\nMetricsMod".write(toFile: file, atomically: false, encoding: .utf8)
-        let cut = demo.lines.count
-        demo.send(SIGHUP)
-        try await demo.waitFor("▶ runner: handled SIGHUP", after: cut)
-        #expect(
-            demo.lines.dropFirst(cut).contains {
-                $0.hasPrefix("▶ runner: handled SIGHUP: reload failed: reloadModules() was refused: \(file):2:")
-            }
-        )
-        #expect(demo.deliveries(after: cut).allSatisfy { $0.hasPrefix("ReloadRequested → ") })
+        // A broken file, and one cut inside a line (as a reader can find one being written): each is refused,
+        // naming its line; nothing changes, and the modules still receive the reload.
+        for (text, line) in [("MetricsModule = maybe\n", 1), ("MetricsModule = on\nMetricsMod", 2)] {
+            try text.write(toFile: file, atomically: false, encoding: .utf8)
+            let refused = demo.lines.count
+            demo.send(SIGHUP)
+            try await demo.waitFor("▶ runner: handled SIGHUP", after: refused)
+            #expect(
+                demo.lines.dropFirst(refused).contains {
+                    $0.hasPrefix(
+                        "▶ runner: handled SIGHUP: reload failed: reloadModules() was refused: \(file):\(line):"
+                    )
+                },
+                "\(text.debugDescription)"
+            )
+            #expect(demo.deliveries(after: refused).allSatisfy { $0.hasPrefix("ReloadRequested → ") })
+        }
 
         demo.send(SIGTERM)
         #expect(try await demo.exitStatus() == 0)
