@@ -1,4 +1,4 @@
-import LifecycleCore
+public import LifecycleCore
 import Synchronization
 
 /// Behaviors adopted together: their values, stored in one allocation whatever their number, delivered to
@@ -9,25 +9,61 @@ import Synchronization
 /// when the watchdog takes over an end that overran its budget: then it delivers the rest from the values as
 /// they were before the stuck event began, so what the hooks of that event stored before the stuck one
 /// is lost (a behavior's `willEnd` after a stuck `willDeactivate` sees its state from before deactivation).
+///
+/// The delivery is specialized where the behaviors are adopted. ``make(owner:_:)`` is inlined into the
+/// caller of `withScope` or `adopt`, where the behaviors' types are concrete, and hands the adoption its
+/// delivery as a closure from there. Run through the protocol from this module instead, the pack would be
+/// unspecialized: every event would look up the tuple's metadata and copy each value through its witnesses
+/// (Docs/Performance.md, "Scopes").
+@usableFromInline
 final class BehaviorAdoption<each B: ScopeBehavior>: AdoptionBox {
-    let owner: ObjectIdentifier
-    let count: Int
-    private let values: Locked<(repeat each B)>
-    private let removed = Atomic<Bool>(false)
+    @usableFromInline typealias Delivery =
+        nonisolated(nonsending) @Sendable (BehaviorAdoption<repeat each B>, ScopeEvent, Scope, Int, inout DeliveryRun)
+        async -> Void
 
-    init(owner: Scope, _ behavior: repeat each B) {
+    @usableFromInline let owner: ObjectIdentifier
+    @usableFromInline let count: Int
+    @usableFromInline let values: Locked<(repeat each B)>
+    private let removed = Atomic<Bool>(false)
+    private let delivery: Delivery
+
+    @usableFromInline
+    init(owner: Scope, _ behavior: repeat each B, delivery: @escaping Delivery) {
         self.owner = ObjectIdentifier(owner)
         var count = 0
         for _ in repeat each behavior { count += 1 }
         self.count = count
         values = Locked((repeat each behavior))
+        self.delivery = delivery
     }
 
-    var isRemoved: Bool { removed.load(ordering: .acquiring) }
+    /// The adoption of `behavior`s by `owner`, its delivery specialized for their types where this is
+    /// inlined.
+    @inlinable
+    static func make(owner: Scope, _ behavior: repeat each B) -> BehaviorAdoption {
+        BehaviorAdoption(owner: owner, repeat each behavior) { adoption, event, scope, base, run in
+            await adoption.deliverInPlace(event, to: scope, base: base, run: &run)
+        }
+    }
 
-    func markRemoved() { removed.store(true, ordering: .releasing) }
+    @usableFromInline var isRemoved: Bool { removed.load(ordering: .acquiring) }
 
-    func deliver(_ event: ScopeEvent, to scope: Scope, base: Int, run: inout DeliveryRun) async {
+    @usableFromInline func markRemoved() { removed.store(true, ordering: .releasing) }
+
+    @usableFromInline
+    nonisolated(nonsending) func deliver(_ event: ScopeEvent, to scope: Scope, base: Int, run: inout DeliveryRun) async
+    {
+        await delivery(self, event, scope, base, &run)
+    }
+
+    /// What ``deliver(_:to:base:run:)`` runs: the delivery, compiled where ``make(owner:_:)`` was inlined.
+    @inlinable
+    nonisolated(nonsending) func deliverInPlace(
+        _ event: ScopeEvent,
+        to scope: Scope,
+        base: Int,
+        run: inout DeliveryRun
+    ) async {
         var current = values.withLock { $0 }
         if event.isTeardown {
             // Packs iterate forward only: the reverse order is one pass per behavior, last first.
@@ -49,14 +85,16 @@ final class BehaviorAdoption<each B: ScopeBehavior>: AdoptionBox {
     }
 
     /// The element index `counter` is at, and moves it to the next one.
-    private static func next(_ counter: inout Int) -> Int {
+    @inlinable
+    static func next(_ counter: inout Int) -> Int {
         defer { counter += 1 }
         return counter
     }
 
     /// Delivers `event` to `value`, the element `index`, if `run` admits its position; returns the value as
     /// its hook left it.
-    private func step<Value: ScopeBehavior>(
+    @inlinable
+    nonisolated(nonsending) func step<Value: ScopeBehavior>(
         _ value: Value,
         _ index: Int,
         _ event: ScopeEvent,
@@ -86,6 +124,7 @@ final class BehaviorAdoption<each B: ScopeBehavior>: AdoptionBox {
         return copy
     }
 
+    @usableFromInline
     func name(of element: Int) -> String {
         let current = values.withLock { $0 }
         var index = 0

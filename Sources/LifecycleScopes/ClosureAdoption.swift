@@ -33,7 +33,8 @@ final class ClosureAdoption: AdoptionBox {
 
     func markRemoved() { removed.store(true, ordering: .releasing) }
 
-    func deliver(_ event: ScopeEvent, to scope: Scope, base: Int, run: inout DeliveryRun) async {
+    nonisolated(nonsending) func deliver(_ event: ScopeEvent, to scope: Scope, base: Int, run: inout DeliveryRun) async
+    {
         // The position is claimed whatever the event, so every traversal of an end counts the same steps.
         guard run.admits(base, in: scope), event == self.event else { return }
         if once {

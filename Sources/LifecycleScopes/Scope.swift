@@ -164,8 +164,9 @@ public final class Scope: Sendable, Identifiable, CustomStringConvertible {
     /// the step is done. A scope that has ended gives them nothing. Failures while catching up are
     /// reported and isolated, whatever the behavior's policy.
     @discardableResult
+    @inlinable
     public func adopt<each B: ScopeBehavior>(_ behavior: repeat each B) async -> ScopeAdoption {
-        let box = BehaviorAdoption(owner: self, repeat each behavior)
+        let box = BehaviorAdoption.make(owner: self, repeat each behavior)
         await attach(box)
         return ScopeAdoption(box: box)
     }
@@ -226,11 +227,13 @@ public final class Scope: Sendable, Identifiable, CustomStringConvertible {
     }
 
     /// Adds `box` to an idle scope, which has delivered nothing yet: no catch-up. For `withScope`.
+    @usableFromInline
     func attachBeforeBegin(_ box: any AdoptionBox) {
         core.withLock { $0.adoptions.append(box) }
     }
 
-    private func attach(_ box: any AdoptionBox) async {
+    @usableFromInline
+    func attach(_ box: any AdoptionBox) async {
         let catchUp: ScopeState? = core.withLock { core in
             if core.busy != nil {
                 core.pending.append(box)

@@ -3,7 +3,9 @@ import Synchronization
 /// What a scope adopted (``Scope/adopt(_:)``, ``Scope/on(_:_:failurePolicy:file:line:perform:)``): pass it to
 /// ``Scope/remove(_:)`` to stop its deliveries. Two tokens are equal when they name the same adoption.
 public struct ScopeAdoption: Hashable, Sendable {
-    let box: any AdoptionBox
+    @usableFromInline let box: any AdoptionBox
+
+    @usableFromInline init(box: any AdoptionBox) { self.box = box }
 
     /// Whether the adoption was removed, or was a once-action that has run.
     public var isRemoved: Bool { box.isRemoved }
@@ -14,6 +16,7 @@ public struct ScopeAdoption: Hashable, Sendable {
 
 /// One adoption of a scope: behaviors adopted together, or a closure. It holds `count` consecutive
 /// positions of the scope's delivery order, and delivers to them.
+@usableFromInline
 protocol AdoptionBox: AnyObject, Sendable {
     /// The scope that adopted it.
     var owner: ObjectIdentifier { get }
@@ -23,8 +26,9 @@ protocol AdoptionBox: AnyObject, Sendable {
     /// Stops its deliveries: nothing that starts after this receives anything.
     func markRemoved()
     /// Delivers `event` to its positions `base ..< base + count`, forward or, for a teardown event, in
-    /// reverse, as `run` admits them.
-    func deliver(_ event: ScopeEvent, to scope: Scope, base: Int, run: inout DeliveryRun) async
+    /// reverse, as `run` admits them. On the caller's executor (`nonisolated(nonsending)`): the scope's step
+    /// is already there, and a hop to the generic executor would cost every delivery an executor switch.
+    nonisolated(nonsending) func deliver(_ event: ScopeEvent, to scope: Scope, base: Int, run: inout DeliveryRun) async
     /// The name of the action at its position `base + element`.
     func name(of element: Int) -> String
 }

@@ -1,4 +1,4 @@
-import LifecycleCore
+public import LifecycleCore
 
 /// One delivery of one event to a scope's positions: the global actions `0 ..< actions.count`, then the
 /// adoptions' positions, in the order they were added. Forward events go up the positions, teardown events
@@ -7,6 +7,7 @@ import LifecycleCore
 /// It decides which positions receive the event (``admits(_:in:)``): those below `limit` (a rollback
 /// reaches only what the failed step reached), and, during an end, those whose step it claims from the
 /// scope, so that an end taken over by the watchdog delivers each step exactly once.
+@usableFromInline
 struct DeliveryRun {
     /// How an end's steps are shared with the watchdog.
     enum Claims {
@@ -29,7 +30,7 @@ struct DeliveryRun {
     /// The steps of an end counted so far.
     private(set) var step = 0
     /// Nothing more is delivered: an action failed the scope, or the watchdog took over.
-    private(set) var stopped = false
+    @usableFromInline private(set) var stopped = false
     /// The watchdog took over the rest of the end.
     private(set) var lostClaim = false
     /// The failure that stopped the run, and its position.
@@ -44,6 +45,7 @@ struct DeliveryRun {
     }
 
     /// Whether `position` receives the event now.
+    @usableFromInline
     mutating func admits(_ position: Int, in scope: Scope) -> Bool {
         guard !stopped, position < limit else { return false }
         switch claims {
@@ -64,6 +66,7 @@ struct DeliveryRun {
     }
 
     /// The action at the admitted position returned.
+    @usableFromInline
     func delivered(to action: @autoclosure () -> String, in scope: Scope) {
         guard let observer, !returnedLate(in: scope) else { return }
         observer.scope(scope, delivered: event, to: action(), failure: nil)
@@ -77,6 +80,7 @@ struct DeliveryRun {
     }
 
     /// The action at `position` threw `error`.
+    @usableFromInline
     mutating func failed(
         _ action: String,
         policy: ModuleFailurePolicy,

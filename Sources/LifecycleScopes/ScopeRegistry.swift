@@ -156,6 +156,7 @@ public final class ScopeRegistry: Sendable {
     /// - Throws: A ``ScopeError`` if the scope could not begin or activate (then `body` does not run) or,
     ///   when `body` returned, could not end within its budget; otherwise what `body` throws. Failures of
     ///   the end after `body` threw are in the scope's failures and the registry's.
+    @inlinable
     public func withScope<each B: ScopeBehavior, R>(
         _ kind: ScopeKind,
         _ name: String,
@@ -168,7 +169,7 @@ public final class ScopeRegistry: Sendable {
         let scope = scope(kind, name, parent: parent, endBudget: endBudget)
         var count = 0
         for _ in repeat (each B).self { count += 1 }
-        if count > 0 { scope.attachBeforeBegin(BehaviorAdoption(owner: scope, repeat each behavior)) }
+        if count > 0 { scope.attachBeforeBegin(BehaviorAdoption.make(owner: scope, repeat each behavior)) }
         try await scope.begin()
         try await scope.activate()
         let result: R

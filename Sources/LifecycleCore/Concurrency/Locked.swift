@@ -17,12 +17,13 @@ public import Synchronization
 /// (`Docs/Reliability.md` shows the probe). Built with `-Xswiftc -DLIFECYCLE_TSAN`, for a sanitizer run,
 /// the lock is a pthread mutex instead, which the sanitizer intercepts. Same API, same semantics.
 #if LIFECYCLE_TSAN
+@usableFromInline
 package struct Locked<Value>: ~Copyable, Sendable {
     private let box: PThreadLockBox<Value>
 
-    package init(_ value: sending Value) { box = PThreadLockBox(value) }
+    @usableFromInline package init(_ value: sending Value) { box = PThreadLockBox(value) }
 
-    package borrowing func withLock<Result, Failure: Error>(
+    @usableFromInline package borrowing func withLock<Result, Failure: Error>(
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {
         try box.withLock(body)
@@ -57,7 +58,7 @@ private final class PThreadLockBox<Value>: @unchecked Sendable {
     }
 }
 #else
-package typealias Locked<Value> = _LifecycleLock<Value>
+@usableFromInline package typealias Locked<Value> = _LifecycleLock<Value>
 
 /// `Locked` outside sanitizer builds. Public only so its members can be `@inlinable`: a `package`
 /// generic is not specialized across modules on this toolchain, and every unspecialized lock looks up
