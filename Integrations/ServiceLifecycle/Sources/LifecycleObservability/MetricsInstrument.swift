@@ -35,7 +35,7 @@ public final class MetricsInstrument: LifecycleInstrument {
     /// The factory the metrics are made with.
     public let factory: any MetricsFactory
     private let state: Gauge
-    private let deliveries = Mutex<[DeliveryKey: DeliveryMetrics]>([:])
+    private let deliveries = Mutex(DeliveryCache())
     private let events = Mutex<[LifecycleEvent: Timer]>([:])
     private let quarantines = Mutex<[String: Counter]>([:])
     private let works = Mutex(WorkMetrics())
@@ -45,6 +45,21 @@ public final class MetricsInstrument: LifecycleInstrument {
     private struct DeliveryKey: Hashable {
         let event: LifecycleEvent
         let participant: Participant
+    }
+
+    /// The delivery metrics, by participant for the hook call's look-up, and by module name, as their labels
+    /// are: a module registered again is a new participant with the same name, so it takes over its
+    /// predecessor's metrics and evicts its entry. The cache is bounded by the module types and events, not by
+    /// registrations: a process that registers and removes a module all day keeps one entry per event.
+    private struct DeliveryCache {
+        var byParticipant: [DeliveryKey: DeliveryMetrics] = [:]
+        /// The participant that holds each name's metrics now.
+        var byName: [NamedKey: (participant: Participant, metrics: DeliveryMetrics)] = [:]
+
+        struct NamedKey: Hashable {
+            let event: LifecycleEvent
+            let name: String
+        }
     }
 
     /// The metrics of one ``DeliveryKey``. A class: a hook call takes one reference out of the cache, not
@@ -100,9 +115,18 @@ public final class MetricsInstrument: LifecycleInstrument {
     public func delivered(_ record: DeliveryRecord) {
         let metrics = deliveries.withLock { cache in
             let key = DeliveryKey(event: record.event, participant: record.participant)
-            if let metrics = cache[key] { return metrics }
-            let metrics = makeDeliveryMetrics(record)
-            cache[key] = metrics
+            if let metrics = cache.byParticipant[key] { return metrics }
+            // A participant's first call of this event: the first of its name, or one registered again.
+            let named = DeliveryCache.NamedKey(event: record.event, name: record.participant.name)
+            let metrics: DeliveryMetrics
+            if let (predecessor, existing) = cache.byName[named] {
+                cache.byParticipant[DeliveryKey(event: record.event, participant: predecessor)] = nil
+                metrics = existing
+            } else {
+                metrics = makeDeliveryMetrics(record)
+            }
+            cache.byName[named] = (record.participant, metrics)
+            cache.byParticipant[key] = metrics
             return metrics
         }
         metrics.calls.increment()

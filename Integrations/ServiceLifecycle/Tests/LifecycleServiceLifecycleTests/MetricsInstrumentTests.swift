@@ -113,6 +113,31 @@ struct MetricsInstrumentTests {
         #expect(try factory.metrics.expectTimer(Self.names.deliveryDuration, warned).values.count == 4)
     }
 
+    @Test("A module registered and removed again and again keeps one set of metrics: nothing grows per registration")
+    func registrationsShareTheirModulesMetrics() async throws {
+        let factory = CountingFactory()
+        let host = try ApplicationHost(
+            manifest: ModuleManifest([StayingModule.self]),
+            launchOptions: LaunchOptions(),
+            configuration: ApplicationHost.Configuration(instruments: [MetricsInstrument(factory: factory)])
+        )
+        try await host.launch()
+        try await host.register(RejoiningModule.self)
+        try await host.remove(RejoiningModule.self)
+        let made = factory.madeCount
+        for _ in 1...20 {
+            try await host.register(RejoiningModule.self)
+            try await host.remove(RejoiningModule.self)
+        }
+        // Each registration is a new participant, whose calls are labelled by its module's name, as before.
+        #expect(factory.madeCount == made, "no new metric after the first registration")
+        for event in [LifecycleEvent.didBecomeActive, .willTerminate] {
+            let calls = Self.call(event, RejoiningModule.self)
+            #expect(try factory.metrics.expectCounter(Self.names.deliveries, calls).totalValue == 21)
+            #expect(try factory.metrics.expectTimer(Self.names.deliveryDuration, calls).values.count == 21)
+        }
+    }
+
     @Test("A hook that times out counts as a failure and a timeout")
     func timeouts() async throws {
         let metrics = TestMetrics()
@@ -199,4 +224,19 @@ struct MetricsInstrumentTests {
         #expect(once.values == [1, 0])
         #expect(metrics.recorders.filter { $0.label == names.workRunning }.count == 2, "one gauge per work")
     }
+}
+
+/// The module that stays while ``RejoiningModule`` comes and goes.
+private struct StayingModule: LifecycleModule, DidBecomeActive {
+    static let priority: ModulePriority = .normal
+    init(context: LifecycleContext) {}
+    func didBecomeActive(_ context: LifecycleContext) {}
+}
+
+/// A module a test registers and removes, over and over.
+private struct RejoiningModule: LifecycleModule, DidBecomeActive, WillTerminate {
+    static let priority: ModulePriority = .normal
+    init(context: LifecycleContext) {}
+    func didBecomeActive(_ context: LifecycleContext) {}
+    func willTerminate(_ context: LifecycleContext) async throws {}
 }
