@@ -1,4 +1,5 @@
 import Hummingbird
+import LifecycleCore
 import LifecycleRouting
 import LifecycleServices
 
@@ -11,8 +12,9 @@ import LifecycleServices
 /// | a wrong token (`AdminTokenInterceptor`), or another interceptor's refusal | 403 |
 /// | a write while the host is in the background or terminating (`BackgroundWriteGuard`) | 503 |
 /// | a parameter of the wrong type, a missing one, or one the route refuses | 400 |
+/// | registering the probe module when it is registered, removing it when it is not | 409 |
 /// | a path with a `.` or `..` segment, raw or percent-encoded, or an encoded `/` beside one (`invalidPath`) | 400 |
-/// | the store is closed, the host is gone, an interceptor timed out, the request was cancelled | 503 |
+/// | the store is closed, the host is gone or terminating, an interceptor timed out, the request was cancelled | 503 |
 /// | anything else: a handler's own failure, an interceptor that misbehaved | 500 |
 struct AdminFailure: Encodable, Sendable {
     /// The status, also in the body.
@@ -63,6 +65,13 @@ struct AdminFailure: Encodable, Sendable {
                 return .notFound
             case is StoreClosed, is ServiceError, is HostGone:
                 return .serviceUnavailable
+            case let error as LifecycleError:
+                // The probe is registered already, or is not: the request conflicts with the host's modules.
+                // Anything else (the host is terminating) is the host's state: try again later.
+                switch error.code {
+                case .registrationFailed, .removalFailed: return .conflict
+                default: return .serviceUnavailable
+                }
             default:
                 return .internalServerError
             }

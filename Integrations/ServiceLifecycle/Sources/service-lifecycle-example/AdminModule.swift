@@ -2,7 +2,8 @@ import LifecycleCore
 import LifecycleRouting
 import LifecycleServices
 
-/// Serves the admin routes (`AdminRoutes.swift`): the host's modules, and the store's items. It has no
+/// Serves the admin routes (`AdminRoutes.swift`): the host's modules, the store's items, and the probe
+/// module an operator adds and removes (``ProbeModule``). It has no
 /// lifecycle hook; it requires the store, so the host orders it after `StoreModule`.
 ///
 /// The HTTP server reaches these routes through the host's router (`AdminEndpoint.swift`), so every global
@@ -34,6 +35,14 @@ struct AdminModule: LifecycleModule, ServiceRequiringModule, RouteServing {
             let store = try context.lifecycle.services(for: Self.self).require(Store.self)
             guard let value = try await store.item("\(route.id)") else { throw ItemNotFound(id: route.id) }
             return ItemReport(id: route.id, value: value)
+        }
+        routes.on(ProbeMembership.self) { _, route, context in
+            guard let host = context.host else { throw HostGone() }
+            switch route.action {
+            case .register: try await host.register(ProbeModule.self)
+            case .remove: try await host.remove(ProbeModule.self)
+            }
+            return ProbeReport(registered: route.action == .register, participants: host.participants.count)
         }
         routes.on(FillStore.self) { _, route, context in
             let store = try context.lifecycle.services(for: Self.self).require(Store.self)

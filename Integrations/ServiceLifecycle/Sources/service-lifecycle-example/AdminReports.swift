@@ -21,6 +21,14 @@ struct ModulesReport: Encodable, Sendable {
     let disabled: [String]
 }
 
+/// The answer of ``ProbeMembership``.
+struct ProbeReport: Encodable, Sendable {
+    /// Whether ``ProbeModule`` is a participant now.
+    let registered: Bool
+    /// How many participants the host has now, the program's delegate included.
+    let participants: Int
+}
+
 /// The answer of ``ReadItem``.
 struct ItemReport: Encodable, Sendable {
     let id: Int

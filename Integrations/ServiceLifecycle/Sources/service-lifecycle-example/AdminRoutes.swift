@@ -68,6 +68,31 @@ struct FillStore: AdminRoute {
     }
 }
 
+/// `POST /admin/probe/register` adds ``ProbeModule`` to the running host (`host.register(_:)`);
+/// `POST /admin/probe/remove` takes it out (`host.remove(_:)`). Both answer whether it is registered now.
+/// Registering it twice, or removing it when it is not registered, is 409; another action is 400.
+struct ProbeMembership: AdminRoute {
+    static let pattern: RoutePattern? = "/admin/probe/:action"
+    static let method = AdminMethod.post
+    typealias Result = ProbeReport
+
+    enum Action: String, Sendable {
+        case register, remove
+    }
+
+    let action: Action
+
+    init(action: Action) { self.action = action }
+
+    init(parameters: RouteParameters) throws {
+        let name: String = try parameters.require("action")
+        guard let action = Action(rawValue: name) else {
+            throw InvalidAdminInput("the probe's actions are register and remove; \(name) is not one")
+        }
+        self.action = action
+    }
+}
+
 /// What a route's `init(parameters:)` refuses beyond the types: the router reports it as `invalidInput`,
 /// answered 400.
 struct InvalidAdminInput: Error, CustomStringConvertible {

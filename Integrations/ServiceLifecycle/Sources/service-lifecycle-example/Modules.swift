@@ -52,12 +52,17 @@ struct MissingExampleServices: Error, CustomStringConvertible {
     }
 }
 
+extension ExampleServices? {
+    /// The services, or the error that says `module` was made without them.
+    func orThrow(_ module: any LifecycleModule.Type) throws(MissingExampleServices) -> ExampleServices {
+        guard let self else { throw MissingExampleServices(module: module.moduleName) }
+        return self
+    }
+}
+
 extension LifecycleContext {
     func exampleServices(for module: any LifecycleModule.Type) throws(MissingExampleServices) -> ExampleServices {
-        guard let services = launchOptions[ExampleServicesKey.self] else {
-            throw MissingExampleServices(module: module.moduleName)
-        }
-        return services
+        try launchOptions[ExampleServicesKey.self].orThrow(module)
     }
 }
 
@@ -141,7 +146,10 @@ extension ModuleManifest {
     /// (`.withWork(workers:)`) when the manifest is generated.
     static let example = ModuleManifest(
         name: "service-lifecycle-example",
-        [StoreModule.self, TrafficModule.self, AdminModule.self, SessionModule.self, HTTPServerModule.self]
+        [
+            StoreModule.self, StoreReaderModule.self, TrafficModule.self, AdminModule.self, SessionModule.self,
+            HTTPServerModule.self,
+        ]
     )
     .withServices()
     .withRouting(interceptors: [AdminTokenInterceptor.self, BackgroundWriteGuard.self])

@@ -8,13 +8,15 @@ import LifecycleServices
 /// launched; then the routes, each run in a request scope by ``RequestScopeMiddleware``.
 ///
 /// - `GET /items/{id}?delay={ms}` reads item `id` from the store, waits `ms` milliseconds, reads it
-///   again, and answers `item {id}: {value}`. The request log (``RequestLog``) gets
-///   `request items/{id} started` and `request items/{id} completed`.
+///   again, and answers `item {id}: {value}`. It reads through the request's ``StoreReader``, a scoped
+///   service. The request log (``RequestLog``) gets `request items/{id} started`,
+///   `request items/{id} completed` and, when the request scope ends, `request items/{id} reader closed
+///   after 2 reads`.
 /// - `GET /scopes` answers the scopes in flight as JSON (``ScopesReport``): the sessions, and the request
 ///   scopes of the requests being answered, its own among them.
 ///
-/// The handlers resolve the store from the host's services (`resolver`, kept once: resolving a created
-/// singleton takes no lock). `scopes` is the host's scope registry (`host.scopes`).
+/// The handlers resolve the store's reader from the host's services (`resolver`, kept once): inside the
+/// request scope, a scoped service resolves in that scope. `scopes` is the host's scope registry (`host.scopes`).
 func makeRouter(
     services: ExampleServices,
     resolver: ServiceResolver,
@@ -43,8 +45,9 @@ func makeRouter(
         let log = services.requestLog
         log.write("request items/\(id) started delay=\(delay)")
         do {
-            let store = try resolver.require(Store.self)
-            guard try await store.item(id) != nil else {
+            // Scoped: this request's own reader, made here and closed when the request scope ends.
+            let reader = try resolver.require(StoreReader.self)
+            guard try await reader.item(id, for: "items/\(id)") != nil else {
                 log.write("request items/\(id) not found")
                 throw HTTPError(.notFound, message: "no item \(id)")
             }
@@ -58,7 +61,7 @@ func makeRouter(
                 }
             }
             // Read again at the end: the store must still be open.
-            let value = try await store.item(id) ?? "?"
+            let value = try await reader.item(id, for: "items/\(id)") ?? "?"
             services.countAnswer()
             log.write("request items/\(id) completed")
             return "item \(id): \(value)\n"

@@ -103,6 +103,7 @@ struct AdminEndpointTests {
             report.modules.map(\.name) == [
                 "LifecycleServices.ServiceRegistryModule",
                 "service_lifecycle_example.StoreModule",
+                "service_lifecycle_example.StoreReaderModule",
                 "service_lifecycle_example.TrafficModule",
                 "service_lifecycle_example.AdminModule",
                 "service_lifecycle_example.SessionModule",
@@ -133,6 +134,57 @@ struct AdminEndpointTests {
         #expect(!server.example.transcript.contains { $0.contains(token) }, "the transcript never shows the token")
         await server.stop()
         #expect(server.example.transcript.contains("store: closed with 150 items"), "\(server.context)")
+    }
+
+    /// The body of `POST /admin/probe/register` and `/remove`.
+    struct Probe: Decodable {
+        let registered: Bool
+        let participants: Int
+    }
+
+    @Test("The probe module joins the running host and leaves it; twice either way is 409, and nothing changed")
+    func theProbeModuleIsRegisteredAndRemovedAtRunTime() async throws {
+        let server = try await start(adminToken: token)
+        let before = try decode(Modules.self, await server.send("GET", "/admin/modules", token: token)).modules
+
+        for round in 1...3 {
+            let register = await server.send("POST", "/admin/probe/register", token: token)
+            #expect(register.status == 200, "round \(round): \(register)")
+            let registered = try decode(Probe.self, register)
+            #expect(registered.registered && registered.participants == before.count + 1, "\(register)")
+            let modules = try decode(Modules.self, await server.send("GET", "/admin/modules", token: token)).modules
+            // In its place by priority (.low): after the example's modules, before the router's (.minimum).
+            var expected = before.map(\.name)
+            expected.insert("service_lifecycle_example.ProbeModule", at: expected.count - 1)
+            #expect(expected.last == "LifecycleRouting.RouterModule")
+            #expect(modules.map(\.name) == expected)
+
+            let again = await server.send("POST", "/admin/probe/register", token: token)
+            #expect(again.status == 409, "\(again)")
+            #expect(try decode(Failure.self, again).description.contains("is already a participant"), "\(again)")
+
+            let remove = await server.send("POST", "/admin/probe/remove", token: token)
+            #expect(remove.status == 200, "\(remove)")
+            #expect(try decode(Probe.self, remove).participants == before.count, "\(remove)")
+            let gone = await server.send("POST", "/admin/probe/remove", token: token)
+            #expect(gone.status == 409, "\(gone)")
+            #expect(try decode(Failure.self, gone).description.contains("is not a participant"), "\(gone)")
+        }
+        let after = try decode(Modules.self, await server.send("GET", "/admin/modules", token: token)).modules
+        #expect(after.map(\.name) == before.map(\.name))
+
+        // Each registration caught the probe up to the active host, and each removal tore it down.
+        let probe = server.example.transcript.filter { $0.hasSuffix(" ProbeModule") }
+        let cycle = ["lifecycle didBecomeActive ProbeModule", "lifecycle willTerminate ProbeModule"]
+        #expect(probe == Array(repeating: cycle, count: 3).flatMap { $0 }, "\(server.context)")
+        // Without the token, nothing is registered; an action that is neither is 400.
+        let refused = await server.send("POST", "/admin/probe/register")
+        #expect(refused.status == 401, "\(refused)")
+        let unknown = await server.send("POST", "/admin/probe/restart", token: token)
+        #expect(unknown.status == 400 && unknown.body.contains("restart is not one"), "\(unknown)")
+        await server.stop()
+        // Removed, it receives nothing of the host's own termination.
+        #expect(server.example.transcript.filter { $0.hasSuffix(" ProbeModule") }.count == 6, "\(server.context)")
     }
 
     @Test("Without the token 401, with a wrong one 403: the body names AdminTokenInterceptor, and nothing ran")

@@ -156,6 +156,37 @@ struct RequestScopeTests {
         await server.stop()
     }
 
+    @Test("Each /items request reads through a reader of its own (a scoped service), closed when its scope ends")
+    func eachRequestHasItsOwnScopedReader() async throws {
+        let server = try await Server()
+        // 16 at once, so requests overlap: each still gets its own reader, made for it and closed after it.
+        await withTaskGroup(of: Void.self) { group in
+            for id in 1...16 {
+                group.addTask {
+                    let answer = await server.send("/items/\(id)", session: id.isMultiple(of: 2) ? "s\(id)" : nil)
+                    #expect(answer.status == 200, "\(answer)")
+                }
+            }
+        }
+        let missing = await server.send("/items/999")
+        #expect(missing.status == 404, "\(missing)")
+        for id in 1...16 {
+            let line = "request items/\(id) reader closed after 2 reads"
+            #expect(await server.waitUntil { $0.contains(line) }, "\(line)\n\(server.context)")
+            #expect(server.count(line) == 1)
+            // Closed at the scope's end: after the request's completion and its scope's end actions.
+            let transcript = server.transcript
+            let completed = try #require(transcript.firstIndex(of: "request items/\(id) completed"))
+            let timing = try #require(transcript.firstIndex { $0.hasPrefix("timing GET /items/\(id) ") })
+            let closed = try #require(transcript.firstIndex(of: line))
+            #expect(completed < closed && timing < closed, "\(server.context)")
+        }
+        // The missing item: one read, then the handler threw; its reader still closes.
+        #expect(await server.waitUntil { $0.contains("request items/999 reader closed after 1 read") })
+        #expect(server.transcript.filter { $0.contains(" reader closed after ") }.count == 17)
+        await server.stop()
+    }
+
     @Test("A session welcomes once: 16 concurrent first requests, then two sessions, two welcomes")
     func aSessionWelcomesOnce() async throws {
         let server = try await Server()
