@@ -56,10 +56,14 @@ extension DelegateProxy: LifecycleDispatcher {
         return { try await hook.warmUp(context) }
     }
 
+    /// How many entries the dependency table holds: one per participant, and one. Bounded by the
+    /// participants, however many registrations came before.
+    package var dependencyTableCount: Int { dependencyStart.count }
+
     package func dependencies(of participant: Participant) -> ArraySlice<Int> {
-        let id = participant.id
-        guard id + 1 < dependencyStart.count else { return [] }
-        return dependencyList[dependencyStart[id]..<dependencyStart[id + 1]]
+        let position = dependencyPositions.map { $0[participant.id] } ?? participant.id
+        guard let position, position + 1 < dependencyStart.count else { return [] }
+        return dependencyList[dependencyStart[position]..<dependencyStart[position + 1]]
     }
 
     package func explainedDependencies(of participant: Participant) -> [ModuleDependency] {

@@ -52,9 +52,14 @@ public final class DelegateProxy: Sendable {
     /// Each built-in event's implementers, in delivery order (`DelegateProxy+Events.swift`, generated from the
     /// event table).
     let implementers: BuiltinImplementers
-    /// Each participant's direct dependencies, by participant id.
+    /// Each participant's direct dependencies (participant ids), by its position in ``participants``: those
+    /// of the participant at `p` are `dependencyList[dependencyStart[p]..<dependencyStart[p + 1]]`.
     let dependencyStart: [Int]
     let dependencyList: [Int]
+    /// The position of each participant id, for a proxy rebuilt after a registration or a removal; `nil`
+    /// when every id is its position (a manifest's proxy). Ids are never reused, so a table indexed by id
+    /// would grow with every registration the process ever made.
+    let dependencyPositions: [Int: Int]?
     let customRoutes: [ObjectIdentifier: any AnyCustomRoute]
     /// The module types with their own budgets, by participant id.
     let budgeted: [Int: any TimeBudgetedModule.Type]
@@ -150,7 +155,8 @@ public final class DelegateProxy: Sendable {
         #if DEBUG
         try Self.checkDeclarations(of: slots)
         #endif
-        // The dependencies the order was computed from, by participant id: the delegate depends on nobody.
+        // The dependencies the order was computed from, by position, which is the participant's id here: the
+        // delegate depends on nobody.
         let base = delegateSlot == nil ? 0 : 1
         let dependencies = (
             start: Array(repeating: 0, count: base) + delivery.dependencyStart,
@@ -220,8 +226,13 @@ public final class DelegateProxy: Sendable {
         if let known {
             // From the manifest's order, which read every module's dependencies already.
             (self.dependencyStart, self.dependencyList) = known
+            self.dependencyPositions = nil
         } else {
-            (self.dependencyStart, self.dependencyList) = Self.dependencyTable(of: modules, nextID: nextID)
+            (self.dependencyStart, self.dependencyList) = Self.dependencyTable(of: modules, after: delegate != nil)
+            var positions: [Int: Int] = [:]
+            positions.reserveCapacity(participants.count)
+            for position in participants.indices { positions[participants[position].id] = position }
+            self.dependencyPositions = positions
         }
         self.context = context
         let implementers = BuiltinImplementers(hooks.builtins, participants)
@@ -254,36 +265,26 @@ public final class DelegateProxy: Sendable {
     }
 
     /// The ids each participant depends on, as `dependencyStart`/`dependencyList` hold them, read from the
-    /// modules' types: for a proxy rebuilt after a registration or a removal.
-    private static func dependencyTable(of modules: [ModuleSlot], nextID: Int) -> (start: [Int], list: [Int]) {
+    /// modules' types: for a proxy rebuilt after a registration or a removal. `delegate`: whether the
+    /// delegate comes first, at position 0, depending on nobody.
+    private static func dependencyTable(of modules: [ModuleSlot], after delegate: Bool) -> (start: [Int], list: [Int]) {
         var idOfType = TypeTable(capacity: modules.count)
         for index in modules.indices { idOfType.insert(modules[index].entry.type, modules[index].participant.id) }
-        // The ids participant `id` depends on are `dependencyList[dependencyStart[id]..<dependencyStart[id + 1]]`:
-        // one array for all participants, not one each. Gathered in delivery order, then placed by id (a
-        // module registered at run time has the highest id wherever it stands in the order).
-        var gathered: [Int] = []
-        gathered.reserveCapacity(modules.count * 2)
-        var gatheredStart = [0]
-        gatheredStart.reserveCapacity(modules.count + 1)
-        var dependencyStart = [Int](repeating: 0, count: nextID + 1)
+        // One array for all participants, not one each, in their order.
+        var start = [0]
+        start.reserveCapacity(modules.count + 2)
+        if delegate { start.append(0) }
+        var list: [Int] = []
+        list.reserveCapacity(modules.count * 2)
         for index in modules.indices {
+            let first = list.count
             for type in modules[index].entry.allDependencies {
-                guard let dependency = idOfType[type], !gathered[gatheredStart[index]...].contains(dependency)
-                else { continue }
-                gathered.append(dependency)
+                guard let dependency = idOfType[type], !list[first...].contains(dependency) else { continue }
+                list.append(dependency)
             }
-            gatheredStart.append(gathered.count)
-            dependencyStart[modules[index].participant.id + 1] = gathered.count - gatheredStart[index]
+            start.append(list.count)
         }
-        for id in 0..<nextID { dependencyStart[id + 1] += dependencyStart[id] }
-        var dependencyList = [Int](repeating: 0, count: gathered.count)
-        for index in modules.indices {
-            let target = dependencyStart[modules[index].participant.id]
-            for (offset, dependency) in gathered[gatheredStart[index]..<gatheredStart[index + 1]].enumerated() {
-                dependencyList[target + offset] = dependency
-            }
-        }
-        return (dependencyStart, dependencyList)
+        return (start, list)
     }
 
     // MARK: - Reading

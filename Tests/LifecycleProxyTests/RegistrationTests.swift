@@ -218,6 +218,29 @@ struct RegistrationTests {
         #expect((unknown.underlyingError as? ManifestError)?.code == .notAParticipant)
     }
 
+    @Test("Registered and removed 500 times, a module's dependencies are found, and no table grows with the ids")
+    func dependenciesAfterManyRegistrations() throws {
+        var options = LaunchOptions()
+        options[ScriptKey.self] = Script()
+        let proxy = try DelegateProxy(manifest: ModuleManifest([Database.self, Low.self]), launchOptions: options)
+        let database = try #require(proxy.participants.first { $0.name == Database.moduleName })
+        var current: any LifecycleDispatcher = proxy
+        for round in 1...500 {
+            let (added, cache) = try current.adding(LateCache.self)
+            // Ids are never reused: the late module's id grows with every registration.
+            #expect(cache.id == 1 + round)
+            #expect(Array(added.dependencies(of: cache)) == [database.id])
+            #expect(added.dependencies(of: database).isEmpty)
+            let (removed, _) = try added.removing(LateCache.self, reason: nil)
+            current = removed
+        }
+        let (last, cache) = try current.adding(LateCache.self)
+        let table = try #require(last as? DelegateProxy)
+        // Three participants: the table has four entries, not one per id ever given (504 before).
+        #expect(table.dependencyTableCount == last.participants.count + 1)
+        #expect(last.explainedDependencies(of: cache).map(\.module.name) == [Database.moduleName])
+    }
+
     @Test("A catch-up failure keeps an isolated module, and takes an aborting one out again")
     func catchUpFailures() async throws {
         let script = Script(failing: ["Late setup", "LateCritical setup"])
