@@ -22,7 +22,8 @@ final class Readiness: Sendable {
         var ready = IDFlags()
         var all = false
         var pending: Set<Int> = []
-        var gone: [Int: ApplicationState] = [:]
+        /// The most recent departures, and the host's state then.
+        var gone = RecentDepartures()
         var never: ApplicationState?
         var waiters: [(id: Int, index: Int?, continuation: CheckedContinuation<Outcome, Never>)] = []
         var nextID = 0
@@ -101,7 +102,7 @@ final class Readiness: Sendable {
             state.pending.remove(index)
             state.ready.remove(index)
             state.workPending[index] = nil
-            state.gone[index] = hostState
+            state.gone.record(index, hostState)
         }
     }
 
@@ -165,7 +166,7 @@ final class Readiness: Sendable {
 extension Readiness.State {
     /// What a waiter for `index` (`nil`: everyone) learns now, or `nil` if it must go on waiting.
     fileprivate func outcome(for index: Int?) -> Readiness.Outcome? {
-        if let index, let left = gone[index] { return .never(left) }
+        if let index, let left = gone.state(of: index) { return .never(left) }
         if let never { return .never(never) }
         guard let index else { return all && pending.isEmpty && workPending.isEmpty ? .ready : nil }
         guard workPending[index] == nil else { return nil }
@@ -174,7 +175,37 @@ extension Readiness.State {
     }
 }
 
+/// The participants that left most recently, and the host's state when each left, at most ``capacity``.
+///
+/// A waiter asks with an id it read from the host's participants just before: the id can have left only in
+/// the moment between that read and the wait. So the recent departures are all a waiter can need, and a
+/// host that registers and removes modules all day keeps a bounded record instead of one entry per
+/// departure it ever had (ids are never reused).
+private struct RecentDepartures {
+    static let capacity = 1_024
+    private var states: [Int: ApplicationState] = [:]
+    /// The ids in `states`, oldest first from `head`: a ring.
+    private var order: [Int] = []
+    private var head = 0
+
+    func state(of id: Int) -> ApplicationState? { states[id] }
+
+    mutating func record(_ id: Int, _ state: ApplicationState) {
+        if states.updateValue(state, forKey: id) != nil { return }
+        if order.count < Self.capacity {
+            order.append(id)
+            return
+        }
+        states[order[head]] = nil
+        order[head] = id
+        head = (head + 1) % Self.capacity
+    }
+}
+
 /// A set of participant ids, which are small non-negative integers given in join order: a flag per id.
+///
+/// Its length is the highest id flagged, and removing the highest ones shortens it: a module registered and
+/// removed over and over leaves nothing behind.
 private struct IDFlags {
     private var flags: [Bool] = []
 
@@ -187,6 +218,8 @@ private struct IDFlags {
     }
 
     mutating func remove(_ id: Int) {
-        if contains(id) { flags[id] = false }
+        guard contains(id) else { return }
+        flags[id] = false
+        while flags.last == false { flags.removeLast() }
     }
 }
