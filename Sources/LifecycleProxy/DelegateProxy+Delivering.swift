@@ -53,6 +53,14 @@ extension DelegateProxy: LifecycleDispatcher {
     package func warmUpCall(at position: Int) -> @Sendable () async throws -> Void {
         let hook = implementers.warmUp.hooks[position]
         let context = self.context
+        if let faults = context.faults {
+            // The test kit's random lifecycles: the fault, if any, replaces this call.
+            let participant = implementers.warmUp.participants[position]
+            return {
+                if let fault = faults.fault(participant, .hook(.warmUp)) { try await fault.strike() }
+                try await hook.warmUp(context)
+            }
+        }
         return { try await hook.warmUp(context) }
     }
 

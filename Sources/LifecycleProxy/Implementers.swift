@@ -202,6 +202,7 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable, Function: AnyObject & Se
                 var answer: Bool?
                 var failure: (any Error)?
                 do {
+                    if let fault = supervisor?.fault(at: position) { try await fault.strike() }
                     switch run.form {
                     case .syncProtocol: answer = try calls.callSync(syncHooks[position + offset])
                     case .function:

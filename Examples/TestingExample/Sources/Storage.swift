@@ -10,9 +10,16 @@ final class ConnectionPool: Sendable {
 
     init(url: String) { self.url = url }
 
+    /// How many connections are open now.
     var openConnections: Int { connections.withLock { $0 } }
     func open(_ count: Int) { connections.withLock { $0 = count } }
     func close() { connections.withLock { $0 = 0 } }
+}
+
+/// The pool the host's builder gives the shop, if any: a test sets a new one for each host and reads it back
+/// (the per-host state pattern, Docs/Modules.md).
+enum ConnectionPoolKey: LaunchOptionKey {
+    static let defaultValue: ConnectionPool? = nil
 }
 
 /// Opens the connection pool while the shop launches and closes it last.
@@ -21,7 +28,9 @@ struct DatabasePoolModule: LifecycleModule, WarmUpStage, WillTerminate {
     let pool: ConnectionPool
 
     init(context: LifecycleContext) {
-        pool = ConnectionPool(url: context.launchOptions.environment["DATABASE_URL"] ?? "postgres://localhost/shop")
+        pool =
+            context.launchOptions[ConnectionPoolKey.self]
+            ?? ConnectionPool(url: context.launchOptions.environment["DATABASE_URL"] ?? "postgres://localhost/shop")
     }
 
     func warmUp(_ context: LifecycleContext) async throws {

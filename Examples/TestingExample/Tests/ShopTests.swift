@@ -63,6 +63,27 @@ let shopOptions = LaunchOptions(environment: ["PAYMENTS_API_KEY": "test-key"])
 }
 // README: end
 
+// README: explore random lifecycles
+@Test func everyOpenedConnectionIsClosedByTerminate() async {
+    let exploration = LifecycleExploration(
+        manifest: .TestingExample,
+        invariants: [
+            LifecycleInvariant("every opened connection is closed by terminate") { snapshot in
+                let pool = snapshot.launchOptions[ConnectionPoolKey.self]
+                return !snapshot.isFinal || snapshot.wasFaulted(DatabasePoolModule.self, in: .willTerminate)
+                    || pool?.openConnections == 0
+            }
+        ],
+        launchOptions: {
+            var options = shopOptions
+            options[ConnectionPoolKey.self] = ConnectionPool(url: "postgres://test/shop")
+            return options
+        }
+    )
+    await exploration.expectInvariantsHold(runs: 200)
+}
+// README: end
+
 // README: check the manifest
 @Test func everyShopModuleIsInTheManifest() throws {
     try verifyModuleManifestCompleteness(.TestingExample)

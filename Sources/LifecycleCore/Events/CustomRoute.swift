@@ -99,6 +99,7 @@ package final class CustomRoute<E: CustomEvent>: AnyCustomRoute {
                 var answer: E.Result?
                 var failure: (any Error)?
                 do {
+                    if let fault = supervisor?.fault(at: index) { try await fault.strike() }
                     answer = try await handlers[index](event, context)
                 } catch {
                     failure = error

@@ -22,6 +22,7 @@ public struct LifecycleContext: Sendable {
         self.events = EventEmitter(mailbox: nil)
         self.observer = nil
         self.watchdog = .standalone
+        self.faults = nil
     }
 
     /// What the host reports each delivery to (its journal, then `Configuration.onDelivery`), for what is
@@ -33,16 +34,21 @@ public struct LifecycleContext: Sendable {
     /// moves them all. A context that belongs to no host watches on the continuous clock.
     package let watchdog: HostWatchdog
 
+    /// The host's fault injection, for what runs calls of its own (work): `nil` outside the test kit.
+    package let faults: FaultInjection?
+
     package init(
         launchOptions: LaunchOptions,
         mailbox: HostMailbox,
         observer: DeliveryObserver? = nil,
-        watchdog: HostWatchdog
+        watchdog: HostWatchdog,
+        faults: FaultInjection? = nil
     ) {
         self.launchOptions = launchOptions
         self.events = EventEmitter(mailbox: mailbox)
         self.observer = observer
         self.watchdog = watchdog
+        self.faults = faults
     }
 }
 

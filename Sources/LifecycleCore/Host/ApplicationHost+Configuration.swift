@@ -97,6 +97,10 @@ extension ApplicationHost {
         /// writes each to standard error, so no failure goes unseen.
         public var onUnobservedError: @Sendable (LifecycleError) -> Void
 
+        /// Faults to inject in place of hook, handler and work calls: set only by `LifecycleTesting`'s random
+        /// lifecycles (``FaultInjection``). `nil` in every production host.
+        package var faultInjection: FaultInjection? = nil
+
         /// Creates a configuration.
         public init(
             launchFailurePolicy: LaunchFailurePolicy = .continue,

@@ -133,7 +133,8 @@ public actor ApplicationHost {
             launchOptions: launchOptions,
             mailbox: mailbox,
             observer: observer,
-            watchdog: watchdog
+            watchdog: watchdog,
+            faults: configuration.faultInjection
         )
         let dispatcher = try makeDispatcher(context)
         self.roster = Locked(dispatcher)

@@ -91,8 +91,10 @@ extension ApplicationHost {
         // Read once: each read of `configuration` copies it (and retains what it holds).
         let fallback = configuration.eventBudgets[event] ?? configuration.hookBudget
         let shortestOwn = dispatcher.shortestModuleBudget(for: event)
-        // An interruptible delivery (termination) is always supervised: the supervisor is what stops it.
-        guard interruptible || deadline != nil || fallback != nil || shortestOwn != nil else {
+        let injection = configuration.faultInjection
+        // An interruptible delivery (termination) is always supervised: the supervisor is what stops it. So
+        // is one in a host that injects faults: the supervisor is what asks for them.
+        guard interruptible || deadline != nil || fallback != nil || shortestOwn != nil || injection != nil else {
             let outcome = await direct()
             countTowardsQuarantine(outcome.failures)
             return LimitedDelivery(outcome: outcome, stopped: false, abandoned: [])
@@ -155,6 +157,12 @@ extension ApplicationHost {
         var abandoned: [Participant] = []
         var stopped = false
         let watchdog = self.watchdog
+        let faults: (@Sendable (Int) -> InjectedFault?)?
+        if let injection {
+            faults = { @Sendable position in injection.fault(plan[position], .hook(event)) }
+        } else {
+            faults = nil
+        }
         supervision: while from < plan.count {
             let ending = OneShot<WatchEnding>()
             let arm = Self.arming(
@@ -165,7 +173,13 @@ extension ApplicationHost {
                 deadline: absoluteDeadline,
                 ending: ending
             )
-            let supervisor = DeliverySupervision(time: time, shared: shared, generation: generation, arm: arm)
+            let supervisor = DeliverySupervision(
+                time: time,
+                shared: shared,
+                generation: generation,
+                arm: arm,
+                faults: faults
+            )
             let start = from
             // The runner walks the participants from `start`, inline; it is abandoned, not awaited, if one of
             // its hooks runs past its budget (Docs/Failures.md, "Time limits").

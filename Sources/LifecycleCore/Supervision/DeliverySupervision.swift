@@ -8,6 +8,9 @@ package protocol DeliverySupervisor: Sendable {
     /// abandoned on a timeout: its late result must not be reported anywhere.
     @discardableResult
     func didCall(_ position: Int, answer: (any Sendable)?, failure: (any Error)?) -> Bool
+    /// The fault to inject in place of the hook at delivery `position`, in a host with fault injection
+    /// (``FaultInjection``); `nil` to call the hook.
+    func fault(at position: Int) -> InjectedFault?
 }
 
 /// The shared state of one supervised delivery: which runner is current, which hook it is in and since
@@ -100,6 +103,8 @@ package final class DeliverySupervision: DeliverySupervisor {
 
     /// Arms the watchdog of this runner's hooks, given when its first hook starts (see ``init``).
     private let arm: (@Sendable (_ start: Duration) -> Watchdog<HostClock>.Token?)?
+    /// The faults to inject, by delivery position; `nil` outside the test kit.
+    private let faults: (@Sendable (_ position: Int) -> InjectedFault?)?
 
     /// A supervisor for the runner of `generation`. `arm` is called when its first hook starts, so the
     /// host's watchdog watches only while a hook runs (and a test's virtual clock has a sleeper only then);
@@ -108,13 +113,17 @@ package final class DeliverySupervision: DeliverySupervisor {
         time: ClockFunctions,
         shared: SharedState,
         generation: Int,
-        arm: (@Sendable (_ start: Duration) -> Watchdog<HostClock>.Token?)? = nil
+        arm: (@Sendable (_ start: Duration) -> Watchdog<HostClock>.Token?)? = nil,
+        faults: (@Sendable (_ position: Int) -> InjectedFault?)? = nil
     ) {
         self.time = time
         self.shared = shared
         self.generation = generation
         self.arm = arm
+        self.faults = faults
     }
+
+    package func fault(at position: Int) -> InjectedFault? { faults?(position) }
 
     package func willCall(_ position: Int) -> Bool {
         let armsAt: Duration?? = shared.state.withLock { state in

@@ -1,0 +1,46 @@
+/// Where the test kit can inject a fault: a participant's hook or handler for an event, or an attempt of a
+/// module's work.
+package enum FaultSite: Sendable, Hashable {
+    /// A hook of a built-in event, or a handler of a custom event.
+    case hook(LifecycleEvent)
+    /// An attempt of the work of this name.
+    case work(String)
+}
+
+/// A fault that replaces a call: the call is not made, and this happens instead.
+@usableFromInline
+package enum InjectedFault: Sendable {
+    /// The call throws this error.
+    case failure(any Error)
+    /// The call never returns by itself: it waits until its task is cancelled, as a hook stuck on a
+    /// dependency does, then calls `ended` and throws `CancellationError`.
+    case hang(ended: @Sendable () -> Void)
+
+    /// Does what the fault says, in place of the call.
+    @usableFromInline
+    package func strike() async throws -> Never {
+        switch self {
+        case .failure(let error):
+            throw error
+        case .hang(let ended):
+            let waiting = OneShot<Void>()
+            await waiting.value(orOnCancel: {})
+            ended()
+            throw CancellationError()
+        }
+    }
+}
+
+/// The seam through which `LifecycleTesting`'s random lifecycles inject faults: asked before every hook,
+/// handler and work attempt, in a host configured with one (``ApplicationHost/Configuration/faultInjection``).
+///
+/// Not API: a production host has none, and then pays nothing. A host with one supervises every delivery, so
+/// a hanging hook is abandoned at its budget like a real one.
+package struct FaultInjection: Sendable {
+    /// The fault for the next call of `participant` at `site`, or `nil` to make the call.
+    package let fault: @Sendable (_ participant: Participant, _ site: FaultSite) -> InjectedFault?
+
+    package init(_ fault: @escaping @Sendable (_ participant: Participant, _ site: FaultSite) -> InjectedFault?) {
+        self.fault = fault
+    }
+}
