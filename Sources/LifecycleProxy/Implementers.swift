@@ -197,12 +197,19 @@ struct Implementers<Hook: Sendable, SyncHook: Sendable, Function: AnyObject & Se
             for position in run.positions where position >= start {
                 let participant = participants[position]
                 if case .only(let allowed) = scope, !allowed.contains(participant.id) { continue }
-                if let supervisor, !supervisor.willCall(position) { break walk }
+                var injected: InjectedFault?
+                if let supervisor {
+                    switch supervisor.willCall(position) {
+                    case .call: break
+                    case .stop: break walk
+                    case .fault(let fault): injected = fault
+                    }
+                }
                 let began = observer == nil ? nil : ContinuousClock.now
                 var answer: Bool?
                 var failure: (any Error)?
                 do {
-                    if let fault = supervisor?.fault(at: position) { try await fault.strike() }
+                    if let injected { try await injected.strike() }
                     switch run.form {
                     case .syncProtocol: answer = try calls.callSync(syncHooks[position + offset])
                     case .function:

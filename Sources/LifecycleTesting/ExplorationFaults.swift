@@ -122,6 +122,8 @@ final class FaultSchedule: Sendable {
         var step = 0
         /// Hangs injected into hooks and handlers that have not ended yet.
         var liveHangs = 0
+        /// Told when a hang is injected: the step driver, which then moves the clock.
+        var onHang: (@Sendable () -> Void)?
     }
 
     private let source: Source
@@ -134,6 +136,9 @@ final class FaultSchedule: Sendable {
 
     /// Whether a hook or handler hangs now: only then does the exploration move its clock.
     var isHanging: Bool { state.withLock { $0.liveHangs > 0 } }
+
+    /// Calls `observer` whenever a hang is injected, from then on.
+    func observeHangs(_ observer: @escaping @Sendable () -> Void) { state.withLock { $0.onHang = observer } }
 
     /// Marks the start of step `number` (from 1): the faults that follow happened during it.
     func begin(step number: Int) {
@@ -184,7 +189,9 @@ final class FaultSchedule: Sendable {
         }
         guard let injected else { return nil }
         switch injected.kind {
-        case .hang: return .hang(ended: { [self] in state.withLock { $0.liveHangs -= 1 } })
+        case .hang:
+            state.withLock { $0.onHang }?()
+            return .hang(ended: { [self] in state.withLock { $0.liveHangs -= 1 } })
         case .failure: return .failure(InjectedFailure(fault: injected))
         }
     }

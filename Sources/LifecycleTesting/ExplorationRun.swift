@@ -95,7 +95,7 @@ struct ExplorationRun {
         case .exactly(let steps): given = steps
         }
         var lastError: (any Error)?
-        while let step = next(&random, given: &given, taken: result.steps.count, state: host.state) {
+        while let step = next(&random, given: &given, taken: result.steps.count, host: host) {
             guard let error = await take(step) else {
                 result.violation = ExplorationViolation(
                     invariant: Self.finishing,
@@ -135,8 +135,9 @@ struct ExplorationRun {
         _ random: inout SplitMix64,
         given: inout [ExplorationStep],
         taken: Int,
-        state: ApplicationState
+        host: ApplicationHost
     ) -> ExplorationStep? {
+        let state = host.state
         if case .exactly = script { return given.isEmpty ? nil : given.removeFirst() }
         guard taken < exploration.steps, state != .terminated else { return nil }
         if taken == 0, state == .notRunning { return .launch }
@@ -145,6 +146,16 @@ struct ExplorationRun {
         ]
         if !exploration.urls.isEmpty { every.append(.openURL(exploration.urls[random.below(exploration.urls.count)])) }
         every += exploration.actions.map { .action($0.name) }
+        if exploration.changesMembership, !exploration.manifest.entries.isEmpty {
+            // One module, drawn: removed if it takes part, released if quarantined, registered again if not.
+            let module = exploration.manifest.entries[random.below(exploration.manifest.entries.count)].type
+            let name = module.moduleName
+            if host.quarantinedModules.contains(where: { $0.module == name }) {
+                every.append(.releaseQuarantine(name))
+            } else {
+                every.append(host.participant(for: module) == nil ? .register(name) : .remove(name))
+            }
+        }
         if random.unit() < Self.invalidShare { return every[random.below(every.count)] }
         let allowed = every.filter { step in
             guard step != .terminate else { return false }
@@ -169,33 +180,59 @@ private struct StepDriver {
 
     /// What the step threw (`.some(nil)` when it succeeded); `nil` when it did not finish within the step time
     /// limit, in real time.
+    ///
+    /// It waits for the step without polling. Only while an injected hang waits does it move the clock, a
+    /// ``tick`` at a time with a short pause between, until the hang ends.
     func drive(_ step: ExplorationStep) async -> (any Error)?? {
-        let outcome = Locked<(any Error)??>(nil)
+        enum Signal {
+            case finished((any Error)?)
+            case hang, timeUp
+        }
+        let (signals, signal) = AsyncStream<Signal>.makeStream()
+        faults.observeHangs { signal.yield(.hang) }
         let host = self.host
-        let actions = exploration.actions
+        let exploration = self.exploration
         let task = Task {
             var thrown: (any Error)?
             do {
-                try await step.take(on: host, actions: actions)
+                try await step.take(on: host, in: exploration)
             } catch {
                 thrown = error
             }
             // What the step's hooks posted is part of the step. It throws only as the step itself did.
             try? await host.waitUntilIdle()
-            outcome.withLock { $0 = .some(thrown) }
+            signal.yield(.finished(thrown))
         }
-        let limit = ContinuousClock.now.advanced(by: exploration.stepTimeLimit)
-        while true {
-            if let finished = outcome.withLock({ $0 }) { return finished }
-            if ContinuousClock.now > limit {
+        let limit = exploration.stepTimeLimit
+        let end = ContinuousClock.now.advanced(by: limit)
+        let watch = Task {
+            try? await Task.sleep(for: limit)
+            signal.yield(.timeUp)
+        }
+        defer {
+            watch.cancel()
+            signal.finish()
+        }
+        for await event in signals {
+            switch event {
+            case .finished(let thrown):
+                return .some(thrown)
+            case .timeUp:
                 task.cancel()
                 return nil
+            case .hang:
+                // The host abandons the hang at its budget's deadline, fixed from the hang's start; small steps
+                // reach it before any later deadline (the termination's, for one).
+                while faults.isHanging {
+                    if ContinuousClock.now > end {
+                        task.cancel()
+                        return nil
+                    }
+                    clock.advance(by: Self.tick)
+                    try? await Task.sleep(for: .microseconds(200))
+                }
             }
-            try? await Task.sleep(for: .microseconds(200))
-            // Time moves only while an injected hang waits, in small increments: the host abandons the hang at
-            // its budget's deadline, which is fixed from the hang's start, and no later deadline (the
-            // termination's, for one) is passed on the way there.
-            if faults.isHanging { clock.advance(by: Self.tick) }
         }
+        return nil
     }
 }

@@ -28,6 +28,12 @@ public enum ExplorationStep: Sendable, Hashable, CustomStringConvertible {
     case openURL(URL)
     /// The test's own ``ExplorationAction`` of this name.
     case action(String)
+    /// `remove(_:)` of the manifest's module of this name (``LifecycleExploration/changesMembership``).
+    case remove(String)
+    /// `register(_:)` of the manifest's module of this name, after it was removed.
+    case register(String)
+    /// `releaseQuarantine(_:)` of the manifest's module of this name, after faults put it in quarantine.
+    case releaseQuarantine(String)
     /// `terminate()`. Every lifecycle ends with one, drawn or not.
     case terminate
 
@@ -41,6 +47,9 @@ public enum ExplorationStep: Sendable, Hashable, CustomStringConvertible {
         case .memoryWarning: "memoryWarning"
         case .openURL(let url): "open \(url.absoluteString)"
         case .action(let name): "action \(name)"
+        case .remove(let name): "remove \(name)"
+        case .register(let name): "register \(name)"
+        case .releaseQuarantine(let name): "releaseQuarantine \(name)"
         case .terminate: "terminate"
         }
     }
@@ -55,13 +64,13 @@ public enum ExplorationStep: Sendable, Hashable, CustomStringConvertible {
         case .enterForeground: .enterForeground
         case .memoryWarning: .memoryWarning
         case .openURL(let url): .openURL(url)
-        case .action: nil
+        case .action, .remove, .register, .releaseQuarantine: nil
         case .terminate: .terminate
         }
     }
 
-    /// Takes the step on `host`.
-    func take(on host: ApplicationHost, actions: [ExplorationAction]) async throws {
+    /// Takes the step on `host`, with the actions and modules of `exploration`.
+    func take(on host: ApplicationHost, in exploration: LifecycleExploration) async throws {
         switch self {
         case .launch: _ = try await host.launch()
         case .resignActive: try await host.resignActive()
@@ -71,8 +80,17 @@ public enum ExplorationStep: Sendable, Hashable, CustomStringConvertible {
         case .memoryWarning: try await host.receiveMemoryWarning()
         case .openURL(let url): _ = try await host.open(url)
         case .action(let name):
-            guard let action = actions.first(where: { $0.name == name }) else { return }
+            guard let action = exploration.actions.first(where: { $0.name == name }) else { return }
             try await action.perform(host)
+        case .remove(let name):
+            guard let module = exploration.module(named: name) else { return }
+            try await host.remove(module)
+        case .register(let name):
+            guard let module = exploration.module(named: name) else { return }
+            try await host.register(module)
+        case .releaseQuarantine(let name):
+            guard let module = exploration.module(named: name) else { return }
+            try await host.releaseQuarantine(module)
         case .terminate: try await host.terminate()
         }
     }

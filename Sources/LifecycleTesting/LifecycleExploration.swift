@@ -51,6 +51,11 @@ public struct LifecycleExploration: Sendable {
     public var faults: ExplorationFaults
     /// How many steps a run draws before its closing `terminate()`. A run that terminates early stops there.
     public var steps: Int
+    /// Whether runs also remove the manifest's modules and register them again, as a reload that switches a
+    /// module off and on does, and release the ones faults put in quarantine (``ExplorationStep/remove(_:)``,
+    /// ``ExplorationStep/register(_:)``, ``ExplorationStep/releaseQuarantine(_:)``). Off by default: turn it on
+    /// when your invariants must hold while modules come and go.
+    public var changesMembership: Bool
     /// The host's settings. The exploration sets its clock, its fault injection and its `onDelivery` (after
     /// yours, if any), collects unobserved errors for ``LifecycleSnapshot/unobservedErrors``, and, when hangs
     /// are injected, gives hooks a one-second budget if they have none, so that a hang ends.
@@ -75,6 +80,7 @@ public struct LifecycleExploration: Sendable {
         urls: [URL] = [URL(string: "app://exploration")!],
         faults: ExplorationFaults = .standard,
         steps: Int = 12,
+        changesMembership: Bool = false,
         configuration: ApplicationHost.Configuration = ApplicationHost.Configuration(),
         launchOptions: @escaping @Sendable () -> LaunchOptions = { LaunchOptions() }
     ) {
@@ -84,10 +90,16 @@ public struct LifecycleExploration: Sendable {
         self.urls = urls
         self.faults = faults
         self.steps = steps
+        self.changesMembership = changesMembership
         self.configuration = configuration
         self.launchOptions = launchOptions
         self.baseSeed = 0x11FE_C7C1_E000_0001
         self.stepTimeLimit = .seconds(60)
+    }
+
+    /// The manifest's module named `name` (`moduleName`), if any.
+    func module(named name: String) -> (any LifecycleModule.Type)? {
+        manifest.entries.first { $0.type.moduleName == name }?.type
     }
 
     /// The seed of run `index`.

@@ -9,7 +9,7 @@
 ///
 /// The check reads what the run left: the host, the deliveries so far, the faults injected, and whatever
 /// the modules recorded in objects the test put in the launch options (see
-/// ``LifecycleExploration/init(manifest:invariants:actions:urls:faults:steps:configuration:launchOptions:)``).
+/// ``LifecycleExploration/init(manifest:invariants:actions:urls:faults:steps:changesMembership:configuration:launchOptions:)``).
 public struct LifecycleInvariant: Sendable {
     /// What must hold, as a failure report names it.
     public let name: String

@@ -197,6 +197,59 @@ struct ExplorationTests {
         #expect(fault.kind == .failure)
     }
 
+    @Test("Modules removed and registered again at random: a dependency never outlives what it depends on")
+    func membershipChanges() async throws {
+        let taken = Locked<Set<String>>([])
+        let refused = Locked(0)
+        let poolStaysForTheCache = LifecycleInvariant("the pool takes part whenever the cache does") { snapshot in
+            if let step = snapshot.step {
+                taken.withLock { _ = $0.insert("\(step)".split(separator: " ").first.map(String.init) ?? "") }
+            }
+            if let error = snapshot.error as? LifecycleError,
+                error.code == .removalFailed || error.code == .registrationFailed
+            {
+                refused.withLock { $0 += 1 }
+            }
+            return snapshot.host.participant(for: CarefulCache.self) == nil
+                || snapshot.host.participant(for: Pool.self) != nil
+        }
+        let exploration = LifecycleExploration(
+            manifest: ModuleManifest([Pool.self, CarefulCache.self]),
+            invariants: [neverServesEarly, poolStaysForTheCache],
+            changesMembership: true,
+            launchOptions: freshLedger
+        )
+        let report = try await exploration.run(100)
+        #expect(report.holds, "\(report)")
+        #expect(taken.withLock { $0.isSuperset(of: ["remove", "register"]) })
+        // Removing the pool under the cache, or registering the cache without its pool, is refused.
+        #expect(refused.withLock { $0 } > 0)
+    }
+
+    @Test("Modules that faults put in quarantine take no part until a step releases them")
+    func quarantineAndRelease() async throws {
+        let released = Locked(0)
+        let quarantinedTakeNoPart = LifecycleInvariant("a quarantined module takes no part") { snapshot in
+            if case .releaseQuarantine? = snapshot.step, snapshot.error == nil { released.withLock { $0 += 1 } }
+            let out = Set(snapshot.host.quarantinedModules.map(\.module))
+            return snapshot.host.participants.allSatisfy { !out.contains($0.name) }
+        }
+        var configuration = ApplicationHost.Configuration()
+        configuration.quarantine = QuarantinePolicy(failures: 2, within: .seconds(60))
+        let exploration = LifecycleExploration(
+            manifest: ModuleManifest([Pool.self, CarefulCache.self]),
+            invariants: [neverServesEarly, quarantinedTakeNoPart],
+            faults: ExplorationFaults(rate: 0.3, hangs: false),
+            steps: 20,
+            changesMembership: true,
+            configuration: configuration,
+            launchOptions: freshLedger
+        )
+        let report = try await exploration.run(100)
+        #expect(report.holds, "\(report)")
+        #expect(released.withLock { $0 } > 0)
+    }
+
     @Test("Without faults, the same manifest's bug stays hidden: the faults are what found it")
     func withoutFaultsTheBugHides() async throws {
         let exploration = LifecycleExploration(

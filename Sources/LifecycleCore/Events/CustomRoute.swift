@@ -93,19 +93,26 @@ package final class CustomRoute<E: CustomEvent>: AnyCustomRoute {
                 }
             }
         } else {
-            for index in handlers.indices.dropFirst(start) {
-                if let supervisor, !supervisor.willCall(index) { break }
+            calls: for index in handlers.indices.dropFirst(start) {
+                var injected: InjectedFault?
+                if let supervisor {
+                    switch supervisor.willCall(index) {
+                    case .call: break
+                    case .stop: break calls
+                    case .fault(let fault): injected = fault
+                    }
+                }
                 let began = observer == nil ? nil : ContinuousClock.now
                 var answer: E.Result?
                 var failure: (any Error)?
                 do {
-                    if let fault = supervisor?.fault(at: index) { try await fault.strike() }
+                    if let injected { try await injected.strike() }
                     answer = try await handlers[index](event, context)
                 } catch {
                     failure = error
                 }
                 // A handler abandoned on a timeout reports nothing when it finally returns.
-                if let supervisor, !supervisor.didCall(index, answer: answer, failure: failure) { break }
+                if let supervisor, !supervisor.didCall(index, answer: answer, failure: failure) { break calls }
                 if let answer {
                     combined = combined.map { E.Result.combine($0, answer) } ?? answer
                 }

@@ -91,7 +91,7 @@ extension ApplicationHost {
         // Read once: each read of `configuration` copies it (and retains what it holds).
         let fallback = configuration.eventBudgets[event] ?? configuration.hookBudget
         let shortestOwn = dispatcher.shortestModuleBudget(for: event)
-        let injection = configuration.faultInjection
+        let injection = context.faults
         // An interruptible delivery (termination) is always supervised: the supervisor is what stops it. So
         // is one in a host that injects faults: the supervisor is what asks for them.
         guard interruptible || deadline != nil || fallback != nil || shortestOwn != nil || injection != nil else {

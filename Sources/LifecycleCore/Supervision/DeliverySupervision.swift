@@ -1,16 +1,25 @@
 /// Told by the fan-out loop about each hook call, so a watchdog can enforce budgets.
 @usableFromInline
 package protocol DeliverySupervisor: Sendable {
-    /// Before calling the hook at delivery `position`. `false` means this runner was superseded (a hook
-    /// of it timed out): it must stop without calling anything more.
-    func willCall(_ position: Int) -> Bool
-    /// After that hook returned `answer` or threw `failure`. `false` means the hook had already been
-    /// abandoned on a timeout: its late result must not be reported anywhere.
+    /// Before calling the hook at delivery `position`: whether to call it, to stop (this runner was
+    /// superseded: a hook of it timed out, and it must call nothing more), or to strike a fault in its place
+    /// (a host with ``FaultInjection`` only).
+    func willCall(_ position: Int) -> CallDecision
+    /// After that hook returned `answer` or threw `failure` (an injected fault's included). `false` means the
+    /// hook had already been abandoned on a timeout: its late result must not be reported anywhere.
     @discardableResult
     func didCall(_ position: Int, answer: (any Sendable)?, failure: (any Error)?) -> Bool
-    /// The fault to inject in place of the hook at delivery `position`, in a host with fault injection
-    /// (``FaultInjection``); `nil` to call the hook.
-    func fault(at position: Int) -> InjectedFault?
+}
+
+/// What a fan-out does with its next hook, as its supervisor says (``DeliverySupervisor/willCall(_:)``).
+@usableFromInline
+package enum CallDecision: Sendable {
+    /// Call it.
+    case call
+    /// Stop: call nothing more.
+    case stop
+    /// Strike this fault in its place.
+    case fault(InjectedFault)
 }
 
 /// The shared state of one supervised delivery: which runner is current, which hook it is in and since
@@ -123,9 +132,7 @@ package final class DeliverySupervision: DeliverySupervisor {
         self.faults = faults
     }
 
-    package func fault(at position: Int) -> InjectedFault? { faults?(position) }
-
-    package func willCall(_ position: Int) -> Bool {
+    package func willCall(_ position: Int) -> CallDecision {
         let armsAt: Duration?? = shared.state.withLock { state in
             guard state.generation == generation, !state.finished, !state.interrupted else { return nil }
             // Straight after the last hook of this runner returned, when that reading was taken: the loop
@@ -142,11 +149,13 @@ package final class DeliverySupervision: DeliverySupervisor {
             state.armedGeneration = generation
             return .some(now)
         }
-        guard let armsAt else { return false }
+        guard let armsAt else { return .stop }
         if let start = armsAt, let arm, let token = arm(start) {
             shared.state.withLock { $0.watch = token }
         }
-        return true
+        // After arming: an injected hang is watched like the hook it replaces.
+        if let faults, let fault = faults(position) { return .fault(fault) }
+        return .call
     }
 
     /// Whether this runner is still the current one (no hook of it was abandoned). Once the runner has

@@ -176,7 +176,7 @@ struct ServiceLifecycleExample {
             MetricsInstrument(factory: metricsFactory),  // counters, timers and the state gauge, on /metrics
         ]
         let host = try ApplicationHost(
-            manifest: .example,  // StoreModule, TrafficModule, AdminModule, SessionModule; routing, scopes
+            manifest: .example,  // the example's modules (Modules.swift), with services, routing, scopes and work
             launchOptions: options,  // carries what the program shares: the transcript
             configuration: hostConfiguration.logging(to: logger)  // deliveries and errors to swift-log
         )

@@ -23,7 +23,7 @@ struct HostLoggingExampleTests {
         var hostConfiguration = ApplicationHost.Configuration(terminateDeadline: .seconds(10))
         hostConfiguration.onDelivery = transcript.writeDelivery  // an observer of your own stays, and runs first
         let host = try ApplicationHost(
-            manifest: .example,  // StoreModule, TrafficModule, AdminModule, SessionModule; routing, scopes
+            manifest: .example,  // the example's modules (Modules.swift), with services, routing, scopes and work
             launchOptions: options,  // carries what the program shares: the transcript
             configuration: hostConfiguration.logging(to: logger)  // deliveries and errors to swift-log
         )
