@@ -315,6 +315,9 @@ let package = Package(
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
                 .target(name: "LifecycleTesting"),
+                // The whole-system model mixes messages and services into host scenarios.
+                .target(name: "LifecycleMessaging"),
+                .target(name: "LifecycleServices"),
             ]
         ),
         .testTarget(

@@ -72,6 +72,29 @@ struct QuarantineTests {
         #expect(notes == ["quarantined", "switchedOff", "switchedOff"])
     }
 
+    @Test("A module removed by the request whose teardown failure crossed its threshold is not quarantined")
+    func aRemovedModuleIsNotQuarantined() async throws {
+        let clock = VirtualClock()
+        let (host, _) = try host(
+            [High.self, NormalA.self],
+            failing: ["NormalA didReceiveMemoryWarning", "NormalA didEnterBackground"],
+            clock: clock,
+            policy: QuarantinePolicy(failures: 2, within: .seconds(60))
+        )
+        try await host.launch()
+        await #expect(throws: LifecycleError.self) { try await host.receiveMemoryWarning() }
+        // Its teardown's didEnterBackground fails: the second failure, but the module has left.
+        await #expect(throws: LifecycleError.self) { try await host.remove(NormalA.self) }
+        try await host.waitUntilIdle()
+        #expect(host.quarantinedModules.isEmpty)
+        #expect(host.disabledModules.isEmpty)
+        // Registered again, it is a new instance that counts from zero, and nothing is left to release.
+        try await host.register(NormalA.self)
+        #expect(host.participant(for: NormalA.self) != nil)
+        let error = await #expect(throws: LifecycleError.self) { try await host.releaseQuarantine(NormalA.self) }
+        #expect(error?.code == .reconfigurationFailed)
+    }
+
     @Test("Failures older than the window do not count (virtual clock)")
     func windowSlides() async throws {
         let clock = VirtualClock()

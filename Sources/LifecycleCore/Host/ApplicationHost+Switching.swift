@@ -131,7 +131,8 @@ extension ApplicationHost {
     /// before the next request starts. Its errors go to ``Configuration/onUnobservedError``.
     func quarantineDueModules() async {
         quarantineDue = false
-        let due = quarantineLedger.takeDue()
+        let dispatcher = self.dispatcher
+        let due = quarantineLedger.takeDue { dispatcher.moduleType(of: $0) != nil }
         guard !due.isEmpty else { return }
         let state = currentState
         guard state == .notRunning || state.isRunning else { return }

@@ -126,10 +126,14 @@ package final class QuarantineLedger: Sendable {
         }
     }
 
-    /// Takes the due modules, marking them quarantined.
-    package func takeDue() -> [(participant: Participant, record: QuarantineRecord)] {
+    /// Takes the due modules that are still participants (`isParticipant`), marking them quarantined. A module
+    /// that left the host since its failure crossed the threshold (removed by the very request whose teardown
+    /// failed) is not quarantined: there is nothing to take out, and registering it again starts afresh.
+    package func takeDue(
+        where isParticipant: (Participant) -> Bool
+    ) -> [(participant: Participant, record: QuarantineRecord)] {
         state.withLock { state in
-            let due = state.due
+            let due = state.due.filter { isParticipant($0.participant) }
             state.due = []
             state.quarantined += due.map(\.record)
             return due

@@ -1,0 +1,126 @@
+import Foundation
+import LifecycleCore
+import LifecycleTesting
+import Testing
+
+/// The whole-system model (issue 36, first slice): random scenarios that mix host transitions, run-time
+/// registration and removal, messages to one, to a tag and to all, service resolution, and faults in handlers
+/// and in a factory, run against a real host and against `SystemReference`, written from the docs alone.
+///
+/// Reproduce one scenario with `SYSTEM_MODEL_SEED=0x… swift test --filter SystemModelTests`; a failure prints
+/// that line, the scenario, and the shortest failing operation list the shrinker found.
+@Suite("Whole-system model: random scenarios")
+struct SystemModelTests {
+    static let baseSeed: UInt64 = 0x5157_E000_0000_0036
+    static let scenarios = 10_000
+    static let lanes = 2
+
+    static func seeds() -> [UInt64] {
+        if let text = ProcessInfo.processInfo.environment["SYSTEM_MODEL_SEED"] {
+            let digits = text.hasPrefix("0x") ? String(text.dropFirst(2)) : text
+            if let seed = UInt64(digits, radix: 16) { return [seed] }
+        }
+        return (0..<scenarios).map { index in
+            var mixer = SplitMix64(seed: baseSeed ^ (UInt64(index) &* 0xD1B5_4A32_D192_ED03))
+            return mixer.next()
+        }
+    }
+
+    static func hex(_ seed: UInt64) -> String { "0x" + String(seed, radix: 16, uppercase: true) }
+
+    /// Outcomes every full run must reach, so a generator change cannot quietly stop testing them.
+    static let requiredCoverage: Set<String> = [
+        "error invalidTransition", "error registrationFailed/duplicateModule",
+        "error registrationFailed/missingDependency", "error registrationFailed/moduleDisabled",
+        "error removalFailed/notAParticipant", "error removalFailed/requiredByOthers", "error hookFailed",
+        "error reconfigurationFailed", "error notLaunched",
+        "error terminated", "error noReceiver", "error factoryFailed", "failed [store]", "failed [cache]",
+        "failed [audit]", "failed [store, cache, audit]", "reply 1", "reply 2", "reply 3", "replies [1, 2, 3]",
+        "replies [2, 3]", "replies [1]", "replies []", "counter 1", "ticket 1",
+    ]
+
+    struct Lane: Sendable {
+        var scenarios = 0
+        var operations = 0
+        var outcomes: Set<String> = []
+        var failing: [(scenario: SystemScenario, mismatch: SystemMismatch)] = []
+    }
+
+    static func run(_ seeds: [UInt64], lane: Int, mutation: SystemReference.Mutation? = nil) async throws -> Lane {
+        var result = Lane()
+        for index in stride(from: lane, to: seeds.count, by: lanes) {
+            let scenario = SystemScenario.generate(seed: seeds[index])
+            let (outcomes, mismatch) = try await SystemModelRunner.run(scenario, mutation: mutation)
+            result.scenarios += 1
+            result.operations += outcomes.count
+            result.outcomes.formUnion(outcomes)
+            if let mismatch {
+                result.failing.append((scenario, mismatch))
+                if result.failing.count == 3 { break }
+            }
+        }
+        return result
+    }
+
+    @Test("10,000 scenarios: every outcome of every operation matches the model written from the docs")
+    func scenariosMatchTheModel() async throws {
+        let seeds = Self.seeds()
+        let lanes = try await withThrowingTaskGroup(of: Lane.self) { group in
+            for lane in 0..<Self.lanes { group.addTask { try await Self.run(seeds, lane: lane) } }
+            return try await group.reduce(into: [Lane]()) { $0.append($1) }
+        }
+        let scenarios = lanes.map(\.scenarios).reduce(0, +)
+        let outcomes = lanes.reduce(into: Set<String>()) { $0.formUnion($1.outcomes) }
+        print(
+            "SystemModelTests: \(scenarios) scenarios, \(lanes.map(\.operations).reduce(0, +)) operations, "
+                + "\(outcomes.count) distinct outcomes, \(lanes.map(\.failing.count).reduce(0, +)) failing"
+        )
+        for (scenario, _) in lanes.flatMap(\.failing).prefix(3) {
+            let shrunk = await SystemModelRunner.shrink(scenario)
+            Issue.record(
+                """
+                The host disagrees with the model. Seed \(Self.hex(scenario.seed)); reproduce with
+                  SYSTEM_MODEL_SEED=\(Self.hex(scenario.seed)) swift test --filter SystemModelTests
+                Generated: \(scenario)
+                Shrunk (\(scenario.ops.count) → \(shrunk.scenario.ops.count) ops): \(shrunk.scenario)
+                First disagreement: \(shrunk.mismatch.map(\.description) ?? "none after shrinking")
+                """
+            )
+        }
+        if seeds.count == Self.scenarios {
+            let missing = Self.requiredCoverage.subtracting(outcomes)
+            #expect(missing.isEmpty, "The generator no longer reaches: \(missing.sorted())")
+        }
+    }
+
+    @Test(
+        "A wrong model is caught, and its disagreement shrinks to the operations it needs",
+        arguments: [
+            SystemReference.Mutation.reverseBroadcasts, .removedStillReceives,
+        ]
+    )
+    func aWrongModelIsCaught(_ mutation: SystemReference.Mutation) async throws {
+        let seeds = Array(Self.seeds().prefix(500))
+        let lane = try await Self.run(seeds, lane: 0, mutation: mutation)
+        let (scenario, _) = try #require(lane.failing.first)
+        let shrunk = await SystemModelRunner.shrink(scenario, mutation: mutation)
+        let mismatch = try #require(shrunk.mismatch)
+        switch mutation {
+        case .reverseBroadcasts:
+            // Two receivers must be present to tell the orders apart: launch, then a broadcast.
+            #expect(shrunk.scenario.ops == [.launch, .broadcastAll])
+            #expect(mismatch.host == "replies [1, 2]")
+        case .removedStillReceives:
+            #expect(shrunk.scenario.ops.last == .send(mismatch.op.sentTo ?? .store))
+            #expect(mismatch.host == "error noReceiver")
+        }
+    }
+}
+
+extension SystemOp {
+    /// The receiver of a send.
+    var sentTo: SystemModule? {
+        if case .send(let module) = self { return module }
+        return nil
+    }
+}
