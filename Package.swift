@@ -315,9 +315,10 @@ let package = Package(
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
                 .target(name: "LifecycleTesting"),
-                // The whole-system model mixes messages and services into host scenarios.
+                // The whole-system model mixes messages, services and routing into host scenarios.
                 .target(name: "LifecycleMessaging"),
                 .target(name: "LifecycleServices"),
+                .target(name: "LifecycleRouting"),
             ]
         ),
         .testTarget(

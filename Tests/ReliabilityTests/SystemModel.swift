@@ -54,6 +54,8 @@ enum SystemOp: Hashable, Sendable, CustomStringConvertible {
     case failHook(SystemModule)
     case healHook(SystemModule)
     case release(SystemModule)
+    case open, failShow, healShow
+    case guardMode(SystemGuardMode)
 
     /// Whether it is a host request, processed in the host's queue (Docs/Events.md), as opposed to a message,
     /// a resolution, or a switch of the test's world.
@@ -84,6 +86,10 @@ enum SystemOp: Hashable, Sendable, CustomStringConvertible {
         case .failHook(let module): "fault \(module)'s didEnterBackground"
         case .healHook(let module): "heal \(module)'s didEnterBackground"
         case .release(let module): "releaseQuarantine(\(module))"
+        case .open: "router.open(SystemShow())"
+        case .guardMode(let mode): "guard: \(mode)"
+        case .failShow: "fault SystemShow's handler"
+        case .healShow: "heal SystemShow's handler"
         }
     }
 
@@ -91,7 +97,11 @@ enum SystemOp: Hashable, Sendable, CustomStringConvertible {
     static func draw(_ random: inout SplitMix64) -> SystemOp {
         let modules = SystemModule.allCases
         let movable: [SystemModule] = [.cache, .audit]
-        switch random.below(24) {
+        switch random.below(30) {
+        case 24, 25, 26: return .open
+        case 27: return .guardMode(SystemGuardMode.allCases[random.below(SystemGuardMode.allCases.count)])
+        case 28: return .failShow
+        case 29: return .healShow
         case 20, 21: return .failHook(.cache)
         case 22: return .healHook(.cache)
         case 23: return .release(movable[random.below(2)])
@@ -138,6 +148,11 @@ struct SystemReference {
     var hookFaulted: Set<SystemModule> = []
     var hookFailures: [SystemModule: Int] = [:]
     var quarantined: Set<SystemModule> = []
+    var guardMode = SystemGuardMode.pass
+    var signedIn = false
+    var showFails = false
+    /// Docs/Routing.md, "Loops": `Router.maximumRestarts`.
+    static let maximumRestarts = 8
     /// Docs/Failures.md, "Quarantine": two failures within the test's window.
     static let quarantineThreshold = 2
 
@@ -145,22 +160,19 @@ struct SystemReference {
     /// cache depends on the store; the store is high, the cache normal, the audit low.
     var order: [SystemModule] { SystemModule.allCases.filter(present.contains) }
 
-    /// The outcome of `op`; then, before the next operation, the quarantine it made due (Docs/Failures.md,
-    /// "Quarantine", step 2).
+    /// The outcome of `op`; then the quarantine it made due (Docs/Failures.md, "Quarantine", step 2).
     mutating func apply(_ op: SystemOp) -> String {
-        // Messages, resolutions and the test's own switches are not host requests: they do not wait in the
-        // host's queue, so a module due for quarantine still receives messages until the next request.
-        if op.isHostRequest {
-            // Only a module still present is taken out: one that left since (removed by the request whose
-            // teardown failed) is not quarantined (Docs/Failures.md, "Quarantine").
-            for module in SystemModule.allCases
-            where present.contains(module) && hookFailures[module, default: 0] >= Self.quarantineThreshold {
-                hookFailures[module] = 0
-                quarantined.insert(module)
-                present.remove(module)
-            }
+        let outcome = perform(op)
+        // Right after the request, in the host's queue (the runner waits until the host is idle): a module
+        // still present that crossed its threshold leaves. One that left since (removed by the request whose
+        // teardown failed) is not quarantined (Docs/Failures.md, "Quarantine").
+        for module in SystemModule.allCases
+        where present.contains(module) && hookFailures[module, default: 0] >= Self.quarantineThreshold {
+            hookFailures[module] = 0
+            quarantined.insert(module)
+            present.remove(module)
         }
-        return perform(op)
+        return outcome
     }
 
     /// A hook of `module` for an event other than termination threw: one more failure of its instance.
@@ -265,6 +277,17 @@ struct SystemReference {
             guard state == .notRunning || state.isRunning else { return "error invalidTransition" }
             guard quarantined.remove(module) != nil else { return "error reconfigurationFailed" }
             return join(module)
+        case .open:
+            return openShow()
+        case .guardMode(let mode):
+            guardMode = mode
+            return "ok"
+        case .failShow:
+            showFails = true
+            return "ok"
+        case .healShow:
+            showFails = false
+            return "ok"
         }
     }
 
@@ -276,6 +299,40 @@ struct SystemReference {
         case .notRunning: "error notLaunched"
         case .terminated: "error terminated"
         default: nil
+        }
+    }
+
+    /// Docs/Routing.md, "Interceptors": the guard (priority 100) judges before the tally (10); a switch
+    /// opens the other intent first, through every interceptor, nested, and then restarts the original from
+    /// the first interceptor; a restart past `maximumRestarts` is `loopLimit`; a rejection is `rejected`; a
+    /// route no present module serves is `notServed`, before any interceptor (Docs/Routing.md, "Errors"), and
+    /// a handler that throws `handlerFailed`. The outcome lists every judgement, in order.
+    private mutating func openShow() -> String {
+        var judgements: [String] = []
+        func outcome(_ text: String) -> String { "\(text) \(judgements)" }
+        var restarts = 0
+        // A route opened by value that no present module serves fails at once, before any interceptor judges it.
+        guard present.contains(.cache) else { return outcome("error notServed") }
+        while true {
+            judgements.append("guard show")
+            let switchedTo: String?
+            switch guardMode {
+            case .pass: switchedTo = nil
+            case .reject: return outcome("error rejected")
+            case .requireSignIn: switchedTo = signedIn ? nil : "signIn"
+            case .loop: switchedTo = "noop"
+            }
+            if let switchedTo {
+                // A switched intent's failure fails the original with its error.
+                guard present.contains(.store) else { return outcome("error notServed") }
+                judgements += ["guard \(switchedTo)", "tally \(switchedTo)"]
+                if switchedTo == "signIn" { signedIn = true }
+                restarts += 1
+                if restarts > Self.maximumRestarts { return outcome("error loopLimit") }
+                continue
+            }
+            judgements.append("tally show")
+            return outcome(showFails ? "error handlerFailed" : "result 20")
         }
     }
 

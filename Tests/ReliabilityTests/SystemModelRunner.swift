@@ -2,6 +2,7 @@ import Foundation
 import LifecycleCore
 import LifecycleMessaging
 import LifecycleProxy
+import LifecycleRouting
 import LifecycleServices
 import LifecycleTesting
 
@@ -49,7 +50,7 @@ enum SystemModelRunner {
         options[SystemWorldKey.self] = world
         let host = try ApplicationHost(
             manifest: ModuleManifest(name: "System", [SystemStore.self, SystemCache.self]).withServices()
-                .withMessages(),
+                .withMessages().withRouting(interceptors: [SystemGuard.self, SystemTally.self]),
             launchOptions: options,
             configuration: configuration
         )
@@ -57,6 +58,8 @@ enum SystemModelRunner {
         var outcomes: [String] = []
         for (index, op) in scenario.ops.enumerated() {
             let actual = await perform(op, on: host, world: world)
+            // A quarantine runs right after the request that made it due, in the host's queue.
+            if op.isHostRequest { try? await host.waitUntilIdle() }
             let predicted = reference.apply(op)
             outcomes.append(predicted)
             if actual != predicted {
@@ -101,6 +104,16 @@ enum SystemModelRunner {
             case .failHook(let module): world.setHookFails(module.rawValue, true)
             case .healHook(let module): world.setHookFails(module.rawValue, false)
             case .release(let module): try await host.releaseQuarantine(module.type)
+            case .open:
+                do {
+                    let shown = try await host.router?.open(SystemShow())
+                    return "result \(shown.map(String.init) ?? "no router") \(world.takeJudgements())"
+                } catch {
+                    return "error \(error.code) \(world.takeJudgements())"
+                }
+            case .guardMode(let mode): world.setGuard(mode)
+            case .failShow: world.setFailing("show", true)
+            case .healShow: world.setFailing("show", false)
             }
             return "ok"
         } catch let error as MessageError where error.code == .receiverFailed {
