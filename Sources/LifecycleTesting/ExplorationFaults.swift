@@ -10,9 +10,10 @@ import LifecycleCore
 public struct ExplorationFaults: Sendable, Hashable {
     /// The chance that a call is replaced by a fault, from 0 to 1.
     public var rate: Double
-    /// Whether a fault may be a hang (one in four is, then) rather than a thrown ``InjectedFailure``. A
-    /// hanging hook is abandoned at its budget (`hookBudget`, on the exploration's virtual clock, which
-    /// moves only while a hang waits); a hanging work attempt is cancelled when its work is stopped.
+    /// Whether a fault of a hook or handler may be a hang (one in four is, then) rather than a thrown
+    /// ``InjectedFailure``. A hanging hook is abandoned at its budget (`hookBudget`, on the exploration's
+    /// virtual clock, which moves only while a hang waits). A work attempt's fault is always a failure: the
+    /// host stops work, it does not abandon it at a budget.
     public var hangs: Bool
 
     /// Faults on `rate` of the calls; hangs among them if `hangs`.

@@ -11,29 +11,34 @@ public import Testing
 /// custom-event handlers and work, and checks the invariants the test declares after every step.
 ///
 /// ```swift
-/// @Test func connectionsAreClosedByTerminate() async throws {
+/// @Test func everyOpenedConnectionIsClosedByTerminate() async {
 ///     let exploration = LifecycleExploration(
-///         manifest: .discovered,
+///         manifest: .TestingExample,
 ///         invariants: [
 ///             LifecycleInvariant("every opened connection is closed by terminate") { snapshot in
-///                 !snapshot.isFinal || snapshot.launchOptions[ConnectionLedger.self].open == 0
+///                 let pool = snapshot.launchOptions[ConnectionPoolKey.self]
+///                 return !snapshot.isFinal || snapshot.wasFaulted(DatabasePoolModule.self, in: .willTerminate)
+///                     || pool?.openConnections == 0
 ///             }
 ///         ],
 ///         launchOptions: {
-///             var options = LaunchOptions()
-///             options[ConnectionLedger.self] = ConnectionLedger()   // a fresh ledger for every run
+///             var options = shopOptions
+///             options[ConnectionPoolKey.self] = ConnectionPool(url: "postgres://test/shop")  // new for every run
 ///             return options
 ///         }
 ///     )
-///     try await exploration.expectInvariantsHold(runs: 200)
+///     await exploration.expectInvariantsHold(runs: 200)
 /// }
 /// ```
 ///
 /// Each run builds a new host over the manifest, so every module is created for that run alone, then takes
 /// ``steps`` steps drawn from its seed (``ExplorationStep``) and ends with `terminate()`. Each step waits
 /// until the host is idle, so what its hooks posted is delivered too, then every invariant is checked.
-/// Time is a ``VirtualClock``: it moves only while an injected hang waits, straight to the next deadline,
-/// so a hang costs no real time and never a flaky test.
+/// Time is a ``VirtualClock``: it moves only while an injected hang waits, in small steps until the host
+/// abandons the hang at its budget, so a hang costs no real time and never a flaky test.
+///
+/// An injected fault replaces the call: a module whose `willTerminate` was faulted did not clean up, so an
+/// invariant about cleaning up allows it (``LifecycleSnapshot/wasFaulted(_:in:)``), as above.
 ///
 /// When an invariant fails, the run is shrunk: steps and faults are taken away while the same invariant
 /// still fails. The report (``ExplorationReport``) names the invariant, the seed, the line that replays
