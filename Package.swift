@@ -315,10 +315,11 @@ let package = Package(
                 .target(name: "LifecycleCore"),
                 .target(name: "LifecycleProxy"),
                 .target(name: "LifecycleTesting"),
-                // The whole-system model mixes messages, services and routing into host scenarios.
+                // The whole-system model mixes messages, services, routing and scopes into host scenarios.
                 .target(name: "LifecycleMessaging"),
                 .target(name: "LifecycleServices"),
                 .target(name: "LifecycleRouting"),
+                .target(name: "LifecycleScopes"),
             ]
         ),
         .testTarget(

@@ -1,14 +1,17 @@
 import LifecycleCore
 import LifecycleMessaging
 import LifecycleProxy
+import LifecycleScopes
 import LifecycleServices
 import LifecycleTesting
 
 // The whole-system model (issue 36): one random scenario mixes host transitions, run-time registration and
-// removal, messages to one receiver, to a tag and to all, singleton and transient service resolution, and
-// faults injected into message handlers and a service factory. `SystemReference` predicts every outcome from
-// Docs/Events.md, Docs/Messages.md ("The rules", "Errors") and Docs/Services.md ("When services can be
-// resolved", "Factories", "Errors") alone.
+// removal, reloads that switch modules off and on, quarantine and release, messages to one receiver, to a tag
+// and to all, singleton, transient and scoped service resolution, route openings through interceptors,
+// request scopes run from concurrent tasks and sessions begun and ended from different tasks, and faults
+// injected into hooks, handlers, a factory, scope actions and a scoped service's shutdown. `SystemReference`
+// predicts every outcome from Docs/Events.md, Modules.md ("Switching modules on and off"), Messages.md,
+// Services.md, Routing.md, Scopes.md and Failures.md alone.
 
 /// A module of the model, by its short name.
 enum SystemModule: String, CaseIterable, Sendable {
@@ -30,6 +33,9 @@ enum SystemModule: String, CaseIterable, Sendable {
         case .audit: 3
         }
     }
+
+    /// Its work's name in `host.workStatus`: `store.listen`.
+    var workName: String { rawValue + (self == .store ? ".listen" : ".refresh") }
 
     /// Whether it carries the tag `cache`.
     var isTaggedCache: Bool { self != .store }
@@ -56,12 +62,23 @@ enum SystemOp: Hashable, Sendable, CustomStringConvertible {
     case release(SystemModule)
     case open, failShow, healShow
     case guardMode(SystemGuardMode)
+    case reload(SystemSwitches)
+    /// That many request scopes at once, each from its own task.
+    case requests(Int)
+    /// Begins a session from a new task; ends the oldest from another.
+    case beginSession, endSession
+    case scopeFault(SystemScopeFault)
+    case scopeHeal
+    /// The cache's work throws when it starts; or no longer.
+    case failWork, healWork
+    /// Reads every work's phase, whose bodies run, and how often each started.
+    case checkWork
 
     /// Whether it is a host request, processed in the host's queue (Docs/Events.md), as opposed to a message,
     /// a resolution, or a switch of the test's world.
     var isHostRequest: Bool {
         switch self {
-        case .launch, .enterBackground, .enterForeground, .terminate, .register, .remove, .release: true
+        case .launch, .enterBackground, .enterForeground, .terminate, .register, .remove, .release, .reload: true
         default: false
         }
     }
@@ -90,6 +107,15 @@ enum SystemOp: Hashable, Sendable, CustomStringConvertible {
         case .guardMode(let mode): "guard: \(mode)"
         case .failShow: "fault SystemShow's handler"
         case .healShow: "heal SystemShow's handler"
+        case .reload(let switches): "reloadModules(\(switches))"
+        case .requests(let count): "\(count) request scopes at once"
+        case .beginSession: "begin a session"
+        case .endSession: "end the oldest session"
+        case .scopeFault(let fault): "fault: \(fault)"
+        case .scopeHeal: "heal the scopes"
+        case .failWork: "fault the cache's work"
+        case .healWork: "heal the cache's work"
+        case .checkWork: "check the work"
         }
     }
 
@@ -97,7 +123,17 @@ enum SystemOp: Hashable, Sendable, CustomStringConvertible {
     static func draw(_ random: inout SplitMix64) -> SystemOp {
         let modules = SystemModule.allCases
         let movable: [SystemModule] = [.cache, .audit]
-        switch random.below(30) {
+        switch random.below(44) {
+        case 40: return .failWork
+        case 41: return .healWork
+        case 42, 43: return .checkWork
+        case 30, 31: return .reload(SystemSwitches.allCases[random.below(SystemSwitches.allCases.count)])
+        case 32: return .reload(.allOn)
+        case 33, 34: return .requests(1 + random.below(3))
+        case 35: return .beginSession
+        case 36: return .endSession
+        case 37, 38: return .scopeFault(SystemScopeFault.allCases[random.below(SystemScopeFault.allCases.count)])
+        case 39: return .scopeHeal
         case 24, 25, 26: return .open
         case 27: return .guardMode(SystemGuardMode.allCases[random.below(SystemGuardMode.allCases.count)])
         case 28: return .failShow
@@ -117,7 +153,8 @@ enum SystemOp: Hashable, Sendable, CustomStringConvertible {
         case 14: return .resolveCounter
         case 15: return .resolveTicket
         case 16: return .fail(modules[random.below(3)])
-        case 17: return .heal(modules[random.below(3)])
+        // Failing receivers outlast heals, so that a broadcast finds all three failing now and then.
+        case 17: return random.below(3) == 0 ? .heal(modules[random.below(3)]) : .fail(modules[random.below(3)])
         case 18: return .factoryFails
         default: return .factoryHeals
         }
@@ -132,6 +169,12 @@ struct SystemReference {
         case reverseBroadcasts
         /// A removed receiver still answers a message sent to it.
         case removedStillReceives
+        /// A scope's teardown runs the global actions in their forward order.
+        case scopeTeardownInOrder
+        /// A module a switch keeps off can be registered.
+        case switchedOffRegisters
+        /// Work that runs while active keeps running in the background.
+        case workOutlivesActive
     }
 
     var mutation: Mutation?
@@ -151,6 +194,21 @@ struct SystemReference {
     var guardMode = SystemGuardMode.pass
     var signedIn = false
     var showFails = false
+    /// The modules the host knows, on or off: the manifest's and those registered since, less those removed
+    /// (Docs/Modules.md, "Switching modules on and off": what a reload can turn back on).
+    var catalog: Set<SystemModule> = [.store, .cache]
+    /// The module the current switches turn off.
+    var switchedOff: SystemModule?
+    var scopeFaults: Set<SystemScopeFault> = []
+    /// The sessions in flight, oldest first: whether each made its cart.
+    var sessions: [Bool] = []
+    /// Docs/Work.md: the store's work runs for the application's lifetime, the cache's while it is active;
+    /// the cache's, when faulted, throws at once and is not restarted (`.temporary`, escalation `.ignore`).
+    var workFails = false
+    var workPhase: [SystemModule: String] = [:]
+    var workStarts: [SystemModule: Int] = [:]
+    /// The works that gave up since their schedule's state last began: they stay stopped until it ends.
+    var workGaveUpInThisState: Set<SystemModule> = []
     /// Docs/Routing.md, "Loops": `Router.maximumRestarts`.
     static let maximumRestarts = 8
     /// Docs/Failures.md, "Quarantine": two failures within the test's window.
@@ -163,6 +221,7 @@ struct SystemReference {
     /// The outcome of `op`; then the quarantine it made due (Docs/Failures.md, "Quarantine", step 2).
     mutating func apply(_ op: SystemOp) -> String {
         let outcome = perform(op)
+        settleWork()
         // Right after the request, in the host's queue (the runner waits until the host is idle): a module
         // still present that crossed its threshold leaves. One that left since (removed by the request whose
         // teardown failed) is not quarantined (Docs/Failures.md, "Quarantine").
@@ -172,6 +231,7 @@ struct SystemReference {
             quarantined.insert(module)
             present.remove(module)
         }
+        settleWork()
         return outcome
     }
 
@@ -191,6 +251,9 @@ struct SystemReference {
     /// `didEnterBackground` (Docs/Modules.md, catch-up).
     private mutating func join(_ module: SystemModule) -> String {
         present.insert(module)
+        catalog.insert(module)
+        workPhase[module] = nil
+        workGaveUpInThisState.remove(module)
         hookFailures[module] = 0
         if state == .background, backgroundHookFails(module) { return "error hookFailed" }
         return "ok"
@@ -221,7 +284,10 @@ struct SystemReference {
             guard state == .notRunning || state.isRunning else { return "error invalidTransition" }
             // A participant already, or a dependency missing: it cannot join (`registrationFailed`).
             // Docs/Failures.md: a quarantined module is refused as disabled until it is released.
-            if quarantined.contains(module) { return "error registrationFailed/moduleDisabled" }
+            // So is one a switch keeps off (Docs/Modules.md).
+            if quarantined.contains(module) || (switchedOff == module && mutation != .switchedOffRegisters) {
+                return "error registrationFailed/moduleDisabled"
+            }
             if present.contains(module) { return "error registrationFailed/duplicateModule" }
             if module == .cache, !present.contains(.store) { return "error registrationFailed/missingDependency" }
             return join(module)
@@ -231,14 +297,13 @@ struct SystemReference {
             // The cache depends on the store: the store cannot leave while it stays.
             if module == .store, present.contains(.cache) { return "error removalFailed/requiredByOthers" }
             present.remove(module)
+            catalog.remove(module)
             // Its teardown for the state (Docs/Events.md): from active or inactive it includes
             // didEnterBackground. A teardown hook that throws does not stop the removal.
             let failed = (state == .active || state == .inactive) && backgroundHookFails(module)
             return failed ? "error hookFailed" : "ok"
         case .send(let module):
-            if let refused = refusedOutsideTheRun() { return refused }
-            guard present.contains(module) || mutation == .removedStillReceives else { return "error noReceiver" }
-            return failing.contains(module) ? "failed [\(module.rawValue)]" : "reply \(module.reply)"
+            return send(to: module)
         case .broadcastAll:
             return broadcast(order)
         case .broadcastCache:
@@ -276,7 +341,7 @@ struct SystemReference {
         case .release(let module):
             guard state == .notRunning || state.isRunning else { return "error invalidTransition" }
             guard quarantined.remove(module) != nil else { return "error reconfigurationFailed" }
-            return join(module)
+            return reconcile()
         case .open:
             return openShow()
         case .guardMode(let mode):
@@ -288,7 +353,173 @@ struct SystemReference {
         case .healShow:
             showFails = false
             return "ok"
+        case .reload(let switches):
+            // Docs/Modules.md, "On reload": refused while terminating or terminated; switches that name no
+            // module the host knows change nothing; otherwise every quarantine is released and the modules are
+            // turned to the switches.
+            guard state == .notRunning || state.isRunning else { return "error invalidTransition" }
+            if let off = switches.off, !catalog.contains(off) { return "error reconfigurationFailed" }
+            if switches == .unknown { return "error reconfigurationFailed" }
+            quarantined = []
+            switchedOff = switches.off
+            return reconcile()
+        case .requests(let count):
+            return requests(count)
+        case .beginSession:
+            return beginSession()
+        case .endSession:
+            return endSession()
+        case .scopeFault(let fault):
+            scopeFaults.insert(fault)
+            return "ok"
+        case .scopeHeal:
+            scopeFaults = []
+            return "ok"
+        case .failWork:
+            workFails = true
+            return "ok"
+        case .healWork:
+            workFails = false
+            return "ok"
+        case .checkWork:
+            // `host.workStatus` lists the works of the modules taking part, in delivery order.
+            let working = order.filter { $0 != .audit }
+            let phases = working.map { "\($0.workName) \(workPhase[$0] ?? "notStarted")" }
+            let running = working.filter { workPhase[$0] == "ready" }.map(\.rawValue)
+            let starts = SystemModule.allCases.compactMap { module in workStarts[module].map { "\(module) \($0)" } }
+            return "work \(phases) bodies \(running) starts \(starts)"
         }
+    }
+
+    /// Docs/Work.md, "Where work sits among the hooks" and "When work ends or throws": a work runs while its
+    /// schedule's state holds and its module takes part; it starts when that begins (each time the host
+    /// becomes active, for the cache's) and stops when it ends (a removal, a switch, a quarantine, leaving
+    /// active, termination). A work that threw stays stopped until its schedule's state next begins. A new
+    /// instance's work has not started.
+    private mutating func settleWork() {
+        for module in [SystemModule.store, .cache] {
+            guard present.contains(module) else {
+                workPhase[module] = nil
+                workGaveUpInThisState.remove(module)
+                continue
+            }
+            let holds =
+                module == .store || mutation == .workOutlivesActive ? state.isRunning : state == .active
+            let phase = workPhase[module] ?? "notStarted"
+            if !holds {
+                // Its schedule's state ended: a running work stops; one that gave up may start again when
+                // the state next begins, and says it gave up until then.
+                workGaveUpInThisState.remove(module)
+                if phase == "ready" { workPhase[module] = "stopped" }
+                continue
+            }
+            let startable =
+                phase == "notStarted" || phase == "stopped"
+                || (phase == "gaveUp" && !workGaveUpInThisState.contains(module))
+            guard startable else { continue }
+            workStarts[module, default: 0] += 1
+            if module == .cache && workFails {
+                workPhase[module] = "gaveUp"
+                workGaveUpInThisState.insert(module)
+            } else {
+                // Docs/Work.md ("Seeing it", `WorkStatus.Phase`): a running work that does not report readiness
+                // is ready.
+                workPhase[module] = "ready"
+            }
+        }
+    }
+
+    /// Whether `module` is off: switched off, quarantined, or depending on a module of the host that is
+    /// (Docs/Modules.md, "The rule for dependents").
+    private func isOff(_ module: SystemModule) -> Bool {
+        if switchedOff == module || quarantined.contains(module) { return true }
+        return module == .cache && catalog.contains(.store) && isOff(.store)
+    }
+
+    /// Turns the modules to the switches and quarantines (Docs/Modules.md, "On reload"): those now off leave,
+    /// dependents first, each with its teardown for the state; those now on join, dependencies first, each
+    /// created anew and caught up; one that cannot join (its dependency is no module of the host) is refused.
+    private mutating func reconcile() -> String {
+        var failed = false
+        var off: [SystemModule] = []
+        for module in order.reversed() where isOff(module) {
+            present.remove(module)
+            off.append(module)
+            if (state == .active || state == .inactive) && backgroundHookFails(module) { failed = true }
+        }
+        var on: [SystemModule] = []
+        var refused: [SystemModule] = []
+        for module in SystemModule.allCases
+        where catalog.contains(module) && !present.contains(module) && !isOff(module) {
+            if module == .cache, !present.contains(.store) {
+                refused.append(module)
+                continue
+            }
+            if join(module) != "ok" { failed = true }
+            on.append(module)
+        }
+        let changes = SystemReference.changes(off: off, on: on, refused: refused)
+        return failed ? "error hookFailed \(changes)" : changes
+    }
+
+    /// A reload's or release's changes in the model's words; turned on sorted by name, since the order they
+    /// join in is the dependencies' only.
+    static func changes(off: [SystemModule], on: [SystemModule], refused: [SystemModule]) -> String {
+        let names = { (modules: [SystemModule]) in modules.map(\.rawValue) }
+        return "changes off \(names(off)) on \(names(on).sorted()) refused \(names(refused))"
+    }
+
+    /// Docs/Messages.md: a send to one receiver.
+    private func send(to module: SystemModule) -> String {
+        if let refused = refusedOutsideTheRun() { return refused }
+        guard present.contains(module) || mutation == .removedStillReceives else { return "error noReceiver" }
+        return failing.contains(module) ? "failed [\(module.rawValue)]" : "reply \(module.reply)"
+    }
+
+    /// `count` request scopes from as many tasks at once, each resolving its cart twice and sending to the
+    /// store (Docs/Scopes.md, "The state machine", "Ordering", "Failures"; Docs/Services.md, "Scoped
+    /// services"). Each scope's deliveries are its own whatever the interleaving, so every task predicts the
+    /// same.
+    private func requests(_ count: Int) -> String {
+        // Forward: the log (high) before the gate (low).
+        var lines = ["begin log"]
+        if scopeFaults.contains(.gateAbortsBegin) {
+            // `.abort` at begin: those that began before it end, in reverse; the step throws actionFailed.
+            lines += ["begin gate failed", "end log"]
+            return "\(count)× error actionFailed \(lines)"
+        }
+        lines += ["begin gate", scopeFaults.contains(.logFailsActivate) ? "activate log failed" : "activate log"]
+        lines.append("activate gate")
+        // The body: a scoped service outside the run is refused as any service is, and the body throws it.
+        let body: String
+        if let refused = refusedOutsideTheRun() { body = refused } else { body = "cart shared, " + send(to: .store) }
+        // Teardown mirrors: the gate, then the log; then the release of what the scope stored.
+        if mutation == .scopeTeardownInOrder {
+            lines += ["deactivate log", "deactivate gate", "end log", "end gate"]
+        } else {
+            lines += ["deactivate gate", "deactivate log", "end gate", "end log"]
+        }
+        if refusedOutsideTheRun() == nil { lines.append(cartRelease) }
+        return "\(count)× \(body) \(lines)"
+    }
+
+    private var cartRelease: String {
+        scopeFaults.contains(.cartShutdownFails) ? "release cart failed" : "release cart"
+    }
+
+    /// A session: only the log is for every kind.
+    private mutating func beginSession() -> String {
+        let lines = ["begin log", scopeFaults.contains(.logFailsActivate) ? "activate log failed" : "activate log"]
+        let cart = refusedOutsideTheRun() ?? "cart"
+        sessions.append(refusedOutsideTheRun() == nil)
+        return "\(cart) \(lines) in flight \(sessions.count)"
+    }
+
+    private mutating func endSession() -> String {
+        guard !sessions.isEmpty else { return "no session" }
+        let madeCart = sessions.removeFirst()
+        let lines = ["deactivate log", "end log"] + (madeCart ? [cartRelease] : [])
+        return "ended \(lines) in flight \(sessions.count)"
     }
 
     /// Messages (Docs/Messages.md, "When messages flow") and services (Docs/Services.md, "When services can be
@@ -345,4 +576,27 @@ struct SystemReference {
         if !failed.isEmpty { return "failed [\(failed.map(\.rawValue).joined(separator: ", "))]" }
         return "replies \(ordered.map(\.reply))"
     }
+}
+
+/// The switches a reload turns the modules to: every module on, one off, or a name that is no module.
+enum SystemSwitches: String, CaseIterable, Sendable, CustomStringConvertible {
+    case allOn, storeOff, cacheOff, auditOff, unknown
+
+    /// The module turned off.
+    var off: SystemModule? {
+        switch self {
+        case .storeOff: .store
+        case .cacheOff: .cache
+        case .auditOff: .audit
+        case .allOn, .unknown: nil
+        }
+    }
+
+    var value: ModuleSwitches {
+        guard self != .allOn else { return .none }
+        let name = off.map { String(describing: $0.type) } ?? "SystemGhost"
+        return ModuleSwitches(switches: [name: .init(isOn: false, source: "the model")])
+    }
+
+    var description: String { rawValue }
 }

@@ -3,9 +3,11 @@ import LifecycleCore
 import LifecycleTesting
 import Testing
 
-/// The whole-system model (issue 36, first slice): random scenarios that mix host transitions, run-time
-/// registration and removal, messages to one, to a tag and to all, service resolution, and faults in handlers
-/// and in a factory, run against a real host and against `SystemReference`, written from the docs alone.
+/// The whole-system model (issue 36): random scenarios that mix host transitions, run-time registration and
+/// removal, reloads that switch modules, quarantine and release, messages to one, to a tag and to all, service
+/// resolution of every lifetime, route openings through interceptors, request scopes from concurrent tasks,
+/// sessions begun and ended from different tasks, the modules' work, and faults in each, run against a real
+/// host and against `SystemReference`, written from the docs alone.
 ///
 /// Reproduce one scenario with `SYSTEM_MODEL_SEED=0x… swift test --filter SystemModelTests`; a failure prints
 /// that line, the scenario, and the shortest failing operation list the shrinker found.
@@ -27,7 +29,9 @@ struct SystemModelTests {
             let digits = text.hasPrefix("0x") ? String(text.dropFirst(2)) : text
             if let seed = UInt64(digits, radix: 16) { return [seed] }
         }
-        return (0..<scenarios).map { index in
+        // `SYSTEM_MODEL_SCENARIOS=1000` runs the sanitizer's count, to check its coverage without it.
+        let count = ProcessInfo.processInfo.environment["SYSTEM_MODEL_SCENARIOS"].flatMap { Int($0) } ?? scenarios
+        return (0..<count).map { index in
             var mixer = SplitMix64(seed: baseSeed ^ (UInt64(index) &* 0xD1B5_4A32_D192_ED03))
             return mixer.next()
         }
@@ -49,7 +53,50 @@ struct SystemModelTests {
         #"error handlerFailed ["guard show", "tally show"]"#,
         // Eight restarts are allowed; the ninth switch's restart is the loop (Docs/Routing.md, "Loops").
         "error loopLimit \(Array(repeating: ["guard show", "guard noop", "tally noop"], count: 9).flatMap { $0 })",
+        // Reloads: a dependent goes off with its dependency, first; one whose dependency is no module of the
+        // host cannot come back; a teardown and a catch-up that throw still make their change.
+        #"changes off ["cache", "store"] on [] refused []"#, #"changes off [] on ["cache", "store"] refused []"#,
+        #"changes off [] on ["audit"] refused []"#, #"changes off [] on [] refused ["cache"]"#,
+        #"error hookFailed changes off ["cache"] on [] refused []"#,
+        #"error hookFailed changes off [] on ["cache"] refused []"#,
+        // Request scopes from three tasks at once: each its own cart, released after the end actions.
+        "3× cart shared, reply 1 \(Self.requestLines())",
+        "3× cart shared, failed [store] \(Self.requestLines())",
+        "2× cart shared, error noReceiver \(Self.requestLines(releaseFails: true))",
+        "1× cart shared, reply 1 \(Self.requestLines(activateFails: true))",
+        #"2× error actionFailed ["begin log", "begin gate failed", "end log"]"#,
+        "1× error notLaunched \(Self.requestLines(released: false))",
+        "1× error terminated \(Self.requestLines(released: false))",
+        // Sessions begun and ended from different tasks.
+        #"cart ["begin log", "activate log"] in flight 3"#,
+        #"error notLaunched ["begin log", "activate log"] in flight 1"#,
+        #"ended ["deactivate log", "end log", "release cart"] in flight 1"#,
+        #"ended ["deactivate log", "end log", "release cart failed"] in flight 0"#,
+        #"ended ["deactivate log", "end log"] in flight 0"#, "no session",
+        // Work: the cache's runs while active, stops in the background, gives up when it throws and starts
+        // again the next time the host becomes active; all of it stops at termination.
+        #"work ["store.listen notStarted", "cache.refresh notStarted"] bodies [] starts []"#,
+        #"work ["store.listen ready", "cache.refresh ready"] bodies ["store", "cache"] starts ["store 1", "cache 1"]"#,
+        #"work ["store.listen ready", "cache.refresh ready"] bodies ["store", "cache"] starts ["store 1", "cache 2"]"#,
+        #"work ["store.listen ready", "cache.refresh stopped"] bodies ["store"] starts ["store 1", "cache 1"]"#,
+        #"work ["store.listen ready", "cache.refresh gaveUp"] bodies ["store"] starts ["store 1", "cache 1"]"#,
+        #"work ["store.listen ready", "cache.refresh gaveUp"] bodies ["store"] starts ["store 1", "cache 2"]"#,
+        #"work ["store.listen stopped", "cache.refresh stopped"] bodies [] starts ["store 1", "cache 1"]"#,
+        #"work ["store.listen ready"] bodies ["store"] starts ["store 1", "cache 1"]"#,
     ]
+
+    /// What one request scope receives when nothing aborts it (Docs/Scopes.md, "Ordering").
+    static func requestLines(
+        activateFails: Bool = false,
+        released: Bool = true,
+        releaseFails: Bool = false
+    )
+        -> [String]
+    {
+        ["begin log", "begin gate", activateFails ? "activate log failed" : "activate log", "activate gate"]
+            + ["deactivate gate", "deactivate log", "end gate", "end log"]
+            + (released ? [releaseFails ? "release cart failed" : "release cart"] : [])
+    }
 
     struct Lane: Sendable {
         var scenarios = 0
@@ -85,8 +132,13 @@ struct SystemModelTests {
         let outcomes = lanes.reduce(into: Set<String>()) { $0.formUnion($1.outcomes) }
         print(
             "SystemModelTests: \(scenarios) scenarios, \(lanes.map(\.operations).reduce(0, +)) operations, "
-                + "\(outcomes.count) distinct outcomes, \(lanes.map(\.failing.count).reduce(0, +)) failing"
+                + "\(outcomes.count) distinct outcomes (\(Self.requiredCoverage.count) required), "
+                + "\(lanes.map(\.failing.count).reduce(0, +)) failing"
         )
+        // `SYSTEM_MODEL_OUTCOMES=1` lists them, to choose what the coverage list requires.
+        if ProcessInfo.processInfo.environment["SYSTEM_MODEL_OUTCOMES"] != nil {
+            print(outcomes.sorted().joined(separator: "\n"))
+        }
         for (scenario, _) in lanes.flatMap(\.failing).prefix(3) {
             let shrunk = await SystemModelRunner.shrink(scenario)
             Issue.record(
@@ -99,7 +151,7 @@ struct SystemModelTests {
                 """
             )
         }
-        if seeds.count == Self.scenarios {
+        if seeds.count >= 1_000 {
             let missing = Self.requiredCoverage.subtracting(outcomes)
             #expect(missing.isEmpty, "The generator no longer reaches: \(missing.sorted())")
         }
@@ -108,7 +160,8 @@ struct SystemModelTests {
     @Test(
         "A wrong model is caught, and its disagreement shrinks to the operations it needs",
         arguments: [
-            SystemReference.Mutation.reverseBroadcasts, .removedStillReceives,
+            SystemReference.Mutation.reverseBroadcasts, .removedStillReceives, .scopeTeardownInOrder,
+            .switchedOffRegisters, .workOutlivesActive,
         ]
     )
     func aWrongModelIsCaught(_ mutation: SystemReference.Mutation) async throws {
@@ -128,6 +181,18 @@ struct SystemModelTests {
         case .removedStillReceives:
             #expect(shrunk.scenario.ops.last == .send(mismatch.op.sentTo ?? .store))
             #expect(mismatch.host == "error noReceiver")
+        case .scopeTeardownInOrder:
+            // One batch of requests shows it, launched or not.
+            #expect(shrunk.scenario.ops.count <= 2)
+            #expect(mismatch.host.contains(#""deactivate gate", "deactivate log""#))
+        case .switchedOffRegisters:
+            // A reload switches the cache or the store off, and a registration of it follows.
+            #expect(shrunk.scenario.ops.count == 2)
+            #expect(mismatch.host == "error registrationFailed/moduleDisabled")
+        case .workOutlivesActive:
+            // Launch, go to the background, and look.
+            #expect(shrunk.scenario.ops == [.launch, .enterBackground, .checkWork])
+            #expect(mismatch.host.contains(#""cache.refresh stopped""#))
         }
     }
 }
