@@ -228,8 +228,14 @@ struct MessageRoutingBuilder {
         let key = ObjectIdentifier(M.self)
         let builder = builders[key] as? TypedRouteBuilder<M> ?? TypedRouteBuilder<M>()
         if builders[key] == nil { order.append(key) }
-        builder.handlers.append(handler)
-        builder.binders.append(bind)
+        if let faults = recipient.context.lifecycle.faults {
+            let faulting = FaultingMessageHandler(handler, bind, faults: faults, participant: recipient.participant)
+            builder.handlers.append(faulting.handler)
+            builder.binders.append(faulting.bind)
+        } else {
+            builder.handlers.append(handler)
+            builder.binders.append(bind)
+        }
         builder.recipients.append(recipient)
         builders[key] = builder
     }

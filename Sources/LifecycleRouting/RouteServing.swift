@@ -31,7 +31,9 @@ public struct RouteHandlers<Server: RouteServing> {
     struct Registration {
         let route: any Route.Type
         /// Binds the handler, and the route's interceptor if any, to one server instance.
-        let bind: (Server, String) -> BoundRoute
+        /// Binds the handler to the server instance, the participant it is, and the host's fault seam, if the
+        /// host injects faults (`LifecycleTesting`): then the handler asks it before every call.
+        let bind: (Server, Participant, FaultInjection?) -> BoundRoute
     }
 
     var registrations: [Registration] = []
@@ -65,8 +67,19 @@ public struct RouteHandlers<Server: RouteServing> {
         _ handler: @escaping @Sendable (Server, R, RouteContext) async throws -> R.Result
     ) {
         registrations.append(
-            Registration(route: route) { server, serverName in
-                BoundRoute(
+            Registration(route: route) { server, participant, faults in
+                let serverName = participant.name
+                let call: @Sendable (R, RouteContext) async throws -> R.Result
+                if let faults {
+                    let site = FaultSite.handler("route \(R.routeName)")
+                    call = { route, context in
+                        if let fault = faults.fault(participant, site) { try await fault.strike() }
+                        return try await handler(server, route, context)
+                    }
+                } else {
+                    call = { route, context in try await handler(server, route, context) }
+                }
+                return BoundRoute(
                     type: R.self,
                     server: serverName,
                     interceptor: interceptor.map { intercept in
@@ -77,7 +90,7 @@ public struct RouteHandlers<Server: RouteServing> {
                             await intercept(server, intent, context, decision)
                         }
                     },
-                    typed: TypedRouteHandler<R> { route, context in try await handler(server, route, context) },
+                    typed: TypedRouteHandler<R>(call),
                     parse: { parameters in try R(parameters: parameters) }
                 )
             }

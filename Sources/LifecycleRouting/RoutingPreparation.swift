@@ -112,7 +112,8 @@ struct RoutingPreparation: ManifestPreparation {
         var served: Set<ObjectIdentifier> = []
         for module in modules {
             guard let server = serverType(of: module.type) else { continue }
-            for route in Self.bind(server, module) where served.insert(ObjectIdentifier(route.type)).inserted {
+            for route in Self.bind(server, module, faults: context.faults)
+            where served.insert(ObjectIdentifier(route.type)).inserted {
                 routes.append(route)
             }
         }
@@ -130,10 +131,14 @@ struct RoutingPreparation: ManifestPreparation {
         AnyInterceptor(I(context: context))
     }
 
-    private static func bind<S: RouteServing>(_: S.Type, _ module: InstalledModule) -> [BoundRoute] {
+    private static func bind<S: RouteServing>(
+        _: S.Type,
+        _ module: InstalledModule,
+        faults: FaultInjection?
+    ) -> [BoundRoute] {
         guard let instance = module.instance as? S else { return [] }
         var handlers = RouteHandlers<S>()
         S.serveRoutes(&handlers)
-        return handlers.registrations.map { $0.bind(instance, module.participant.name) }
+        return handlers.registrations.map { $0.bind(instance, module.participant, faults) }
     }
 }

@@ -1,10 +1,10 @@
 import LifecycleCore
 
-/// Which faults a random lifecycle injects into the hooks, custom-event handlers and work of the modules it
-/// runs, in place of the call (``LifecycleExploration``).
+/// Which faults a random lifecycle injects into the hooks, handlers and work of the modules it runs, in place
+/// of the call (``LifecycleExploration``).
 ///
 /// Every call is a candidate: each hook of each participant, the program's delegate included, each handler
-/// of a custom event, and each attempt of each work. Whether a call is faulted depends only on the seed, the
+/// of a custom event, a message or a route, and each attempt of each work. Whether a call is faulted depends only on the seed, the
 /// participant, the event or work, and how many such calls came before, so a seed replays the same faults
 /// however the work's tasks interleave.
 public struct ExplorationFaults: Sendable, Hashable {
@@ -12,8 +12,9 @@ public struct ExplorationFaults: Sendable, Hashable {
     public var rate: Double
     /// Whether a fault of a hook or handler may be a hang (one in four is, then) rather than a thrown
     /// ``InjectedFailure``. A hanging hook is abandoned at its budget (`hookBudget`, on the exploration's
-    /// virtual clock, which moves only while a hang waits). A work attempt's fault is always a failure: the
-    /// host stops work, it does not abandon it at a budget.
+    /// virtual clock, which moves only while a hang waits). A work attempt's fault, and a message or route
+    /// handler's, is always a failure: the host stops work rather than abandoning it, and a handler may have no
+    /// budget to be abandoned at.
     public var hangs: Bool
 
     /// Faults on `rate` of the calls; hangs among them if `hangs`.
@@ -50,7 +51,8 @@ public struct InjectedFaultRecord: Sendable, Hashable, CustomStringConvertible {
 
     /// The participant's module-qualified name (`Participant.name`).
     public let participant: String
-    /// The event, for a hook or handler (`didFinishLaunching`), or `work <name>` for a work attempt.
+    /// The event, for a hook or an event handler (`didFinishLaunching`); `message <Name>` or `route <Name>` for
+    /// a message or route handler; `work <name>` for a work attempt.
     public let site: String
     /// Which call of `participant` at `site` it replaced in the run, from 1.
     public let occurrence: Int
@@ -156,9 +158,19 @@ final class FaultSchedule: Sendable {
 
     private func fault(for participant: Participant, at site: FaultSite) -> InjectedFault? {
         let place: Place
+        // Only hooks and event handlers hang: the host abandons them at their budgets. Work is stopped by the
+        // host, and a message or route handler may have no budget to be abandoned at: they fail instead.
+        let canHang: Bool
         switch site {
-        case .hook(let event): place = Place(participant: participant.name, site: "\(event)")
-        case .work(let name): place = Place(participant: participant.name, site: Self.workPrefix + name)
+        case .hook(let event):
+            place = Place(participant: participant.name, site: "\(event)")
+            canHang = true
+        case .handler(let name):
+            place = Place(participant: participant.name, site: name)
+            canHang = false
+        case .work(let name):
+            place = Place(participant: participant.name, site: Self.workPrefix + name)
+            canHang = false
         }
         let injected = state.withLock { state -> InjectedFaultRecord? in
             let occurrence = (state.calls[place] ?? 0) + 1
@@ -174,8 +186,7 @@ final class FaultSchedule: Sendable {
                 occurrenceInStep: inStep
             )
             guard let drawn = kind(of: call) else { return nil }
-            // Work is stopped by the host, not abandoned at a budget: its attempts fail, they do not hang.
-            let kind = call.isWork ? .failure : drawn
+            let kind = canHang ? drawn : .failure
             if kind == .hang { state.liveHangs += 1 }
             let record = InjectedFaultRecord(
                 participant: call.participant,

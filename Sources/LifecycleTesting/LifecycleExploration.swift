@@ -8,7 +8,7 @@ public import LifecycleProxy
 public import Testing
 
 /// Runs a manifest through random lifecycles from a seed, with faults injected into its modules' hooks,
-/// custom-event handlers and work, and checks the invariants the test declares after every step.
+/// their handlers of custom events, messages and routes, and their work, and checks the invariants the test declares after every step.
 ///
 /// ```swift
 /// @Test func everyOpenedConnectionIsClosedByTerminate() async {

@@ -1,8 +1,11 @@
-/// Where the test kit can inject a fault: a participant's hook or handler for an event, or an attempt of a
-/// module's work.
+/// Where the test kit can inject a fault: a participant's hook or handler for an event, a handler of a
+/// message or a route, or an attempt of a module's work.
 package enum FaultSite: Sendable, Hashable {
     /// A hook of a built-in event, or a handler of a custom event.
     case hook(LifecycleEvent)
+    /// A module's handler of a message or a route: `message Ping`, `route ShowItem`. Asked by the wrapper
+    /// the messaging and routing preparations put around each handler when the host injects faults.
+    case handler(String)
     /// An attempt of the work of this name.
     case work(String)
 }
@@ -32,7 +35,7 @@ package enum InjectedFault: Sendable {
 }
 
 /// The seam through which `LifecycleTesting`'s random lifecycles inject faults: asked before every hook,
-/// handler and work attempt, in a host configured with one (``ApplicationHost/Configuration/faultInjection``).
+/// handler (of an event, a message or a route) and work attempt, in a host configured with one (``ApplicationHost/Configuration/faultInjection``).
 ///
 /// Not API: a production host has none, and then pays nothing. A host with one supervises every delivery, so
 /// a hanging hook is abandoned at its budget like a real one.
@@ -42,5 +45,17 @@ package struct FaultInjection: Sendable {
 
     package init(_ fault: @escaping @Sendable (_ participant: Participant, _ site: FaultSite) -> InjectedFault?) {
         self.fault = fault
+    }
+
+    /// Throws the failure injected in place of a synchronous call of `participant` at `site`, if any. A
+    /// synchronous call cannot wait, so a hang there is struck as the failure it ends in.
+    package func strikeSync(_ participant: Participant, _ site: FaultSite) throws {
+        switch fault(participant, site) {
+        case nil: return
+        case .failure(let error): throw error
+        case .hang(let ended):
+            ended()
+            throw CancellationError()
+        }
     }
 }
