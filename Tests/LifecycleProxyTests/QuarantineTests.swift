@@ -95,6 +95,26 @@ struct QuarantineTests {
         #expect(error?.code == .reconfigurationFailed)
     }
 
+    @Test("A module that failed a little and left leaves no failures behind, however often it comes and goes")
+    func departedInstancesAreForgotten() async throws {
+        let clock = VirtualClock()
+        let (host, _) = try host([High.self, NormalA.self], failing: ["NormalA didReceiveMemoryWarning"], clock: clock)
+        try await host.launch()
+        for _ in 0..<50 {
+            // One failure per instance, under the threshold of five; then it leaves and a new one comes.
+            await #expect(throws: LifecycleError.self) { try await host.receiveMemoryWarning() }
+            try await host.remove(NormalA.self)
+            try await host.register(NormalA.self)
+        }
+        try await host.waitUntilIdle()
+        #expect(host.quarantinedModules.isEmpty)
+        // Before the departed instances were forgotten, the ledger kept all fifty.
+        #expect(host.quarantineLedger.participantsWithFailures == 0)
+        await #expect(throws: LifecycleError.self) { try await host.receiveMemoryWarning() }
+        #expect(host.quarantineLedger.participantsWithFailures == 1)
+        try await host.terminate()
+    }
+
     @Test("Failures older than the window do not count (virtual clock)")
     func windowSlides() async throws {
         let clock = VirtualClock()

@@ -194,6 +194,8 @@ extension ApplicationHost {
         degradedModules.removeAll { $0 == participant }
         warmUpControl?.leave(participant.id)
         readiness.markGone(participant.id, in: state)
+        // After its teardown, whose failures were counted: the instance is gone, and so are its failures.
+        quarantineLedger.forget(participant)
         if !abandoned.isEmpty || !abandonedWork.isEmpty {
             var error = LifecycleError(
                 code: .deadlineExceeded,

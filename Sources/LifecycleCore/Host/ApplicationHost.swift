@@ -73,7 +73,7 @@ public actor ApplicationHost {
     /// The supervised delivery or warm-up stage in progress, for ``activity``.
     nonisolated let activitySource = Locked<ActivitySource?>(nil)
     /// Each module's recent failures, and the quarantined modules.
-    nonisolated let quarantineLedger = QuarantineLedger()
+    package nonisolated let quarantineLedger = QuarantineLedger()
     /// A failure made a module due for quarantine: the queue takes it out after the request in progress.
     var quarantineDue = false
     /// The warm-up stage in progress, so terminate and rollback can stop it, and removal can take a

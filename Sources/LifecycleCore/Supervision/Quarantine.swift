@@ -140,6 +140,16 @@ package final class QuarantineLedger: Sendable {
         }
     }
 
+    /// Forgets the failures of `participant`, which has left the host: failures count per instance, and a
+    /// module that comes back is a new one. Without this, every instance that failed a little and left would
+    /// stay in the ledger for the host's lifetime (a register/remove cycle with one failure each grew it).
+    package func forget(_ participant: Participant) {
+        _ = state.withLock { $0.failures.removeValue(forKey: participant.id) }
+    }
+
+    /// How many participants have failures counted now: those still on the host, at most.
+    package var participantsWithFailures: Int { state.withLock { $0.failures.count } }
+
     /// The quarantined modules, by module-qualified name, with why.
     package var reasons: [String: String] {
         state.withLock { state in
