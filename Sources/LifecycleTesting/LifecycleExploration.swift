@@ -109,8 +109,7 @@ public struct LifecycleExploration: Sendable {
 
     /// The seed of run `index`.
     public func seed(ofRun index: Int) -> UInt64 {
-        var mixer = SplitMix64(seed: baseSeed ^ (UInt64(truncatingIfNeeded: index) &* 0xD1B5_4A32_D192_ED03))
-        return mixer.next()
+        SplitMix64.seed(ofRun: index, from: baseSeed)
     }
 
     /// Runs `runs` random lifecycles, or the seed of ``seedVariable`` alone when it is set, and stops at the

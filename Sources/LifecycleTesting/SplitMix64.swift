@@ -26,6 +26,12 @@ package struct SplitMix64: RandomNumberGenerator, Sendable {
     /// algorithm the standard library may change.
     package mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 
+    /// The seed of run `index` of a series that starts from `base`: runs next to each other get unrelated seeds.
+    package static func seed(ofRun index: Int, from base: UInt64) -> UInt64 {
+        var mixer = SplitMix64(seed: base ^ (UInt64(truncatingIfNeeded: index) &* 0xD1B5_4A32_D192_ED03))
+        return mixer.next()
+    }
+
     /// FNV-1a of `text`'s UTF-8: a stable hash, unlike `Hasher`, which is seeded per process.
     package static func hash(_ text: String) -> UInt64 {
         text.utf8.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }

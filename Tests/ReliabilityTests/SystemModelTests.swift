@@ -31,10 +31,7 @@ struct SystemModelTests {
         }
         // `SYSTEM_MODEL_SCENARIOS=1000` runs the sanitizer's count, to check its coverage without it.
         let count = ProcessInfo.processInfo.environment["SYSTEM_MODEL_SCENARIOS"].flatMap { Int($0) } ?? scenarios
-        return (0..<count).map { index in
-            var mixer = SplitMix64(seed: baseSeed ^ (UInt64(index) &* 0xD1B5_4A32_D192_ED03))
-            return mixer.next()
-        }
+        return (0..<count).map { SplitMix64.seed(ofRun: $0, from: baseSeed) }
     }
 
     static func hex(_ seed: UInt64) -> String { "0x" + String(seed, radix: 16, uppercase: true) }
