@@ -124,29 +124,14 @@ enum SystemOp: Hashable, Sendable, CustomStringConvertible {
         let modules = SystemModule.allCases
         let movable: [SystemModule] = [.cache, .audit]
         switch random.below(44) {
-        case 40: return .failWork
-        case 41: return .healWork
-        case 42, 43: return .checkWork
-        case 30, 31: return .reload(SystemSwitches.allCases[random.below(SystemSwitches.allCases.count)])
-        case 32: return .reload(.allOn)
-        case 33, 34: return .requests(1 + random.below(3))
-        case 35: return .beginSession
-        case 36: return .endSession
-        case 37, 38: return .scopeFault(SystemScopeFault.allCases[random.below(SystemScopeFault.allCases.count)])
-        case 39: return .scopeHeal
-        case 24, 25, 26: return .open
-        case 27: return .guardMode(SystemGuardMode.allCases[random.below(SystemGuardMode.allCases.count)])
-        case 28: return .failShow
-        case 29: return .healShow
-        case 20, 21: return .failHook(.cache)
-        case 22: return .healHook(.cache)
-        case 23: return .release(movable[random.below(2)])
+        // The host.
         case 0: return .launch
         case 1: return .enterBackground
         case 2: return .enterForeground
         case 3: return random.below(3) == 0 ? .terminate : .broadcastAll
         case 4, 5: return .register(random.below(4) == 0 ? .store : movable[random.below(2)])
         case 6, 7: return .remove(random.below(4) == 0 ? .store : movable[random.below(2)])
+        // Messages and services.
         case 8, 9, 10: return .send(modules[random.below(3)])
         case 11, 12: return .broadcastAll
         case 13: return .broadcastCache
@@ -156,7 +141,29 @@ enum SystemOp: Hashable, Sendable, CustomStringConvertible {
         // Failing receivers outlast heals, so that a broadcast finds all three failing now and then.
         case 17: return random.below(3) == 0 ? .heal(modules[random.below(3)]) : .fail(modules[random.below(3)])
         case 18: return .factoryFails
-        default: return .factoryHeals
+        case 19: return .factoryHeals
+        // Hook faults and quarantine.
+        case 20, 21: return .failHook(.cache)
+        case 22: return .healHook(.cache)
+        case 23: return .release(movable[random.below(2)])
+        // Routes.
+        case 24, 25, 26: return .open
+        case 27: return .guardMode(SystemGuardMode.allCases[random.below(SystemGuardMode.allCases.count)])
+        case 28: return .failShow
+        case 29: return .healShow
+        // Reloads.
+        case 30, 31: return .reload(SystemSwitches.allCases[random.below(SystemSwitches.allCases.count)])
+        case 32: return .reload(.allOn)
+        // Scopes.
+        case 33, 34: return .requests(1 + random.below(3))
+        case 35: return .beginSession
+        case 36: return .endSession
+        case 37, 38: return .scopeFault(SystemScopeFault.allCases[random.below(SystemScopeFault.allCases.count)])
+        case 39: return .scopeHeal
+        // Work.
+        case 40: return .failWork
+        case 41: return .healWork
+        default: return .checkWork
         }
     }
 }
