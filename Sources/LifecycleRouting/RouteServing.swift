@@ -30,9 +30,8 @@ public struct RouteHandlers<Server: RouteServing> {
 
     struct Registration {
         let route: any Route.Type
-        /// Binds the handler, and the route's interceptor if any, to one server instance.
-        /// Binds the handler to the server instance, the participant it is, and the host's fault seam, if the
-        /// host injects faults (`LifecycleTesting`): then the handler asks it before every call.
+        /// Binds the handler, and the route's interceptor if any, to one server instance and the participant it
+        /// is. In a host that injects faults (`LifecycleTesting`), the handler asks the seam before every call.
         let bind: (Server, Participant, FaultInjection?) -> BoundRoute
     }
 

@@ -4,9 +4,9 @@ import LifecycleCore
 /// of the call (``LifecycleExploration``).
 ///
 /// Every call is a candidate: each hook of each participant, the program's delegate included, each handler
-/// of a custom event, a message or a route, and each attempt of each work. Whether a call is faulted depends only on the seed, the
-/// participant, the event or work, and how many such calls came before, so a seed replays the same faults
-/// however the work's tasks interleave.
+/// of a custom event, a message or a route, and each attempt of each work. Whether a call is faulted depends
+/// only on the seed, the participant, the event, handler or work, and how many such calls came before, so a
+/// seed replays the same faults however the work's tasks interleave.
 public struct ExplorationFaults: Sendable, Hashable {
     /// The chance that a call is replaced by a fault, from 0 to 1.
     public var rate: Double

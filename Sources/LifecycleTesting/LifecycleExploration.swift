@@ -8,7 +8,8 @@ public import LifecycleProxy
 public import Testing
 
 /// Runs a manifest through random lifecycles from a seed, with faults injected into its modules' hooks,
-/// their handlers of custom events, messages and routes, and their work, and checks the invariants the test declares after every step.
+/// their handlers of custom events, messages and routes, and their work, and checks the invariants the test
+/// declares after every step.
 ///
 /// ```swift
 /// @Test func everyOpenedConnectionIsClosedByTerminate() async {

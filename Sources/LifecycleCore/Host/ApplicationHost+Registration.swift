@@ -57,8 +57,9 @@ extension ApplicationHost {
     ///
     /// `willTerminate` runs under ``Configuration/terminateDeadline``. A teardown hook that throws or times
     /// out, under any policy, does not cut the teardown short, and the module is removed all the same. A
-    /// background warm-up still running drops the module: its hook is cancelled, or never starts. A module may remove itself by posting ``HostRequest/remove(_:)``
-    /// from one of its hooks: the event in progress completes first.
+    /// background warm-up still running drops the module: its hook is cancelled, or never starts. A module may
+    /// remove itself by posting ``HostRequest/remove(_:)`` from one of its hooks: the event in progress
+    /// completes first.
     ///
     /// - Throws: ``LifecycleError/Code/removalFailed`` if `module` is not a participant or a module that
     ///   stays depends on it (nothing changed); ``LifecycleError/Code/hookFailed`` or

@@ -35,7 +35,8 @@ package enum InjectedFault: Sendable {
 }
 
 /// The seam through which `LifecycleTesting`'s random lifecycles inject faults: asked before every hook,
-/// handler (of an event, a message or a route) and work attempt, in a host configured with one (``ApplicationHost/Configuration/faultInjection``).
+/// handler (of an event, a message or a route) and work attempt, in a host configured with one
+/// (``ApplicationHost/Configuration/faultInjection``).
 ///
 /// Not API: a production host has none, and then pays nothing. A host with one supervises every delivery, so
 /// a hanging hook is abandoned at its budget like a real one.
