@@ -22,7 +22,7 @@ struct FaultingMessageHandler<M: Message>: Sendable {
             }
         case .async(let call):
             self.handler = .async { message, context in
-                if let fault = faults.fault(participant, site) { try await fault.strike() }
+                try await faults.strike(participant, site)
                 return try await call(message, context)
             }
         }

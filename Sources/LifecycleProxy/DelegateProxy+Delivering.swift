@@ -57,7 +57,7 @@ extension DelegateProxy: LifecycleDispatcher {
             // The test kit's random lifecycles: the fault, if any, replaces this call.
             let participant = implementers.warmUp.participants[position]
             return {
-                if let fault = faults.fault(participant, .hook(.warmUp)) { try await fault.strike() }
+                try await faults.strike(participant, .hook(.warmUp))
                 try await hook.warmUp(context)
             }
         }

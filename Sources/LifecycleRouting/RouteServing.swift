@@ -72,7 +72,7 @@ public struct RouteHandlers<Server: RouteServing> {
                 if let faults {
                     let site = FaultSite.handler("route \(R.routeName)")
                     call = { route, context in
-                        if let fault = faults.fault(participant, site) { try await fault.strike() }
+                        try await faults.strike(participant, site)
                         return try await handler(server, route, context)
                     }
                 } else {

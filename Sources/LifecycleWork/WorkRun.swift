@@ -135,7 +135,7 @@ final class WorkRun: WorkReadiness, DeadlineTarget {
             readiness: self
         )
         do {
-            if let fault = lifecycle.faults?.fault(participant, .work(declaration.name)) { try await fault.strike() }
+            try await lifecycle.faults?.strike(participant, .work(declaration.name))
             try await declaration.body(instance, context)
             return nil
         } catch {

@@ -48,6 +48,12 @@ package struct FaultInjection: Sendable {
         self.fault = fault
     }
 
+    /// Does what is injected in place of the call of `participant` at `site`, if anything: throws the failure,
+    /// or waits until cancelled. Returns at once when the call is to be made.
+    package func strike(_ participant: Participant, _ site: FaultSite) async throws {
+        if let fault = fault(participant, site) { try await fault.strike() }
+    }
+
     /// Throws the failure injected in place of a synchronous call of `participant` at `site`, if any. A
     /// synchronous call cannot wait, so a hang there is struck as the failure it ends in.
     package func strikeSync(_ participant: Participant, _ site: FaultSite) throws {
