@@ -40,6 +40,9 @@ enum SystemModule: String, CaseIterable, Sendable {
     /// Whether it carries the tag `cache`.
     var isTaggedCache: Bool { self != .store }
 
+    /// The model's name for the module-qualified `name`, or `name` itself for a module outside the model.
+    static func shortName(_ name: String) -> String { named(name)?.rawValue ?? name }
+
     /// The short name of a module-qualified one, or `nil` for a module outside the model.
     static func named(_ name: String) -> SystemModule? {
         allCases.first { name.hasSuffix("." + String(describing: $0.type)) || name == String(describing: $0.type) }

@@ -135,7 +135,7 @@ enum SystemModelRunner {
             case .checkWork:
                 let status = host.workStatus
                 let phases = status.map {
-                    "\(SystemModule.named($0.module)?.rawValue ?? $0.module).\($0.name) \($0.phase)"
+                    "\(SystemModule.shortName($0.module)).\($0.name) \($0.phase)"
                 }
                 let (running, starts) = world.work
                 let bodies = SystemModule.allCases.filter { running.contains($0.rawValue) }.map(\.rawValue)
@@ -170,7 +170,7 @@ enum SystemModelRunner {
             let moving = status.contains { $0.phase == .stopping || $0.phase == .restarting }
             let started = Set(
                 status.filter { $0.phase == .running || $0.phase == .ready }
-                    .map { SystemModule.named($0.module)?.rawValue ?? $0.module }
+                    .map { SystemModule.shortName($0.module) }
             )
             if !moving, started == world.work.running { return }
             if attempt < 100 { await Task.yield() } else { try? await Task.sleep(for: .milliseconds(1)) }
@@ -244,9 +244,9 @@ enum SystemModelRunner {
     /// A reload's or release's changes in the model's words.
     static func describe(_ changes: ModuleChanges) -> String {
         let names = { (changes: [ModuleChanges.Change]) in
-            changes.map { SystemModule.named($0.module)?.rawValue ?? $0.module }
+            changes.map { SystemModule.shortName($0.module) }
         }
-        let on = changes.turnedOn.map { SystemModule.named($0)?.rawValue ?? $0 }
+        let on = changes.turnedOn.map { SystemModule.shortName($0) }
         return "changes off \(names(changes.turnedOff)) on \(on.sorted()) refused \(names(changes.refused))"
     }
 
@@ -255,7 +255,7 @@ enum SystemModelRunner {
         do {
             throw error
         } catch let error as MessageError where error.code == .receiverFailed {
-            let names = error.failures.map { SystemModule.named($0.receiver)?.rawValue ?? $0.receiver }
+            let names = error.failures.map { SystemModule.shortName($0.receiver) }
             return "failed [\(names.joined(separator: ", "))]"
         } catch let error as MessageError {
             return "error \(error.code)"
