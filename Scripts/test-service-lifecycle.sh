@@ -10,13 +10,17 @@
 # The root package stays dependency-free: only this nested package depends on swift-service-lifecycle,
 # swift-log, swift-configuration, swift-distributed-tracing, swift-metrics, swift-prometheus and
 # Hummingbird. Its first build compiles them (about 4 minutes on 2 cores).
+#
+# The end-to-end benchmark, hummingbird-bench, is built here in debug and run once, small, so it keeps
+# compiling and every side keeps answering what the others answer; its figures are taken in release by hand
+# (Docs/Performance.md, "End to end").
 set -euo pipefail
 cd "$(dirname "$0")/../Integrations/ServiceLifecycle"
 
 started=$SECONDS
 graphs=.build/symbol-graphs
 mkdir -p "$graphs"
-echo "== build: the library, the example server and the tests (debug)"
+echo "== build: the library, the example server, the benchmark and the tests (debug)"
 # Bounded, so a hung build fails CI instead of eating its 90 minutes. The symbol graphs are for the public
 # API check below.
 timeout 1800 swift build --build-tests \
@@ -41,4 +45,7 @@ fi
 echo "== test"
 timeout 900 swift test --skip-build "$@"
 echo "test: $((SECONDS - built)) s"
+
+echo "== hummingbird-bench, small, in debug: each side must answer \"order 7 of 8\"; no figure is judged"
+timeout 300 .build/debug/hummingbird-bench --quick --requests 200
 echo "service lifecycle integration: passed in $((SECONDS - started)) s"

@@ -8,8 +8,9 @@
 #
 # The root package stays dependency-free: only this nested package depends on Vapor. Its first build
 # compiles Vapor and what it pulls in (about 8 minutes on 2 cores). The benchmark, vapor-bench, is built
-# here in debug (so it keeps compiling) but not run: run it in release by hand (Docs/Hosting.md, "Inside
-# Vapor").
+# here in debug and its end-to-end comparison run once, small, so it keeps compiling and every side keeps
+# answering what the other answers; its figures are taken in release by hand (Docs/Performance.md, "End to
+# end").
 set -euo pipefail
 cd "$(dirname "$0")/../Integrations/LifecycleVapor"
 
@@ -42,4 +43,7 @@ echo "public API check: $((api - built)) s"
 echo "== test"
 timeout 900 swift test --skip-build "$@"
 echo "test: $((SECONDS - api)) s"
+
+echo "== vapor-bench --only end-to-end, small, in debug: each side must answer \"order 7 of 8\"; no figure is judged"
+timeout 300 .build/debug/vapor-bench --quick --requests 200 --only end-to-end
 echo "Vapor integration: passed in $((SECONDS - started)) s"

@@ -22,6 +22,9 @@ let package = Package(
         // directory a clone lives in.
         .package(name: "ModuleLifecycle", path: "../.."),
         .package(url: "https://github.com/vapor/vapor.git", from: "4.122.0"),
+        // Only the benchmark uses it: the end-to-end handler, the load generator and the comparison it shares
+        // with the Hummingbird benchmark.
+        .package(path: "../../Benchmarks/EndToEnd"),
     ],
     targets: [
         // The library: `Application.useModules(_:)`, `VaporModuleHost`, the request scope middleware, the
@@ -73,12 +76,9 @@ let package = Package(
             name: "vapor-bench",
             dependencies: [
                 .target(name: "LifecycleVapor"),
+                .product(name: "EndToEndBench", package: "EndToEnd"),
                 .product(name: "LifecycleCore", package: "ModuleLifecycle"),
-                .product(name: "LifecycleMessaging", package: "ModuleLifecycle"),
-                .product(name: "LifecycleProxy", package: "ModuleLifecycle"),
-                .product(name: "LifecycleRouting", package: "ModuleLifecycle"),
                 .product(name: "LifecycleScopes", package: "ModuleLifecycle"),
-                .product(name: "LifecycleServices", package: "ModuleLifecycle"),
                 .product(name: "Vapor", package: "vapor"),
             ]
         ),

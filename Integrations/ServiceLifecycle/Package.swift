@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "LifecycleConfiguration", targets: ["LifecycleConfiguration"]),
         .library(name: "LifecycleObservability", targets: ["LifecycleObservability"]),
         .executable(name: "service-lifecycle-example", targets: ["service-lifecycle-example"]),
+        .executable(name: "hummingbird-bench", targets: ["hummingbird-bench"]),
     ],
     dependencies: [
         // The root package, by path. The explicit name keeps the build independent of the name of the
@@ -36,6 +37,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         // Only the example uses it: `GET /metrics` in Prometheus's text format.
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
+        // Only the benchmark uses it: the end-to-end handler, the load generator and the comparison it shares
+        // with the Vapor benchmark.
+        .package(path: "../../Benchmarks/EndToEnd"),
     ],
     targets: [
         // The library: `ApplicationHostService`, `ReadinessDrainService` and the logging bridge.
@@ -88,6 +92,21 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        // The benchmark: a Hummingbird handler with everything on a module's request path against the same work
+        // by hand, side by side, with a load generator on raw sockets (Docs/Performance.md, "End to end").
+        // Release build; CI runs it once, in debug, with `--quick` (`Scripts/test-service-lifecycle.sh`).
+        .executableTarget(
+            name: "hummingbird-bench",
+            dependencies: [
+                .product(name: "EndToEndBench", package: "EndToEnd"),
+                .product(name: "LifecycleCore", package: "ModuleLifecycle"),
+                .product(name: "LifecycleProxy", package: "ModuleLifecycle"),
+                .product(name: "LifecycleScopes", package: "ModuleLifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
