@@ -317,6 +317,7 @@ public final class Router: Sendable {
 
     /// Runs `body` with the chain extended by `intent`, so whatever its interceptors and its handler open
     /// counts one level deeper, and a loop through them is cut at ``maximumDepth``.
+    @inline(__always)
     private func within<T>(
         _ intent: RouteIntent,
         _ chain: RouteChainLink?,
@@ -337,6 +338,7 @@ public final class Router: Sendable {
     /// route's own) until every one let it through; then throws what its input was refused for, if it was.
     /// When the chain fails on its own (a loop, an interceptor that misbehaved) and the input was refused
     /// too, the error names both (``RouteError/refusedInput``).
+    @inline(__always)
     private func admit(
         _ intent: RouteIntent,
         _ route: BoundRoute?,
@@ -391,6 +393,7 @@ public final class Router: Sendable {
 
     /// Calls `handler` for `intent`: a loop error passes through with its chain, a cancellation is
     /// ``RouteError/Code/cancelled``, anything else ``RouteError/Code/handlerFailed``.
+    @inline(__always)
     private func invoke<T>(
         _ intent: RouteIntent,
         server: @autoclosure () -> String,
