@@ -355,14 +355,19 @@ struct ServeProcessTests {
 }
 
 /// A running `lifecycle-demo`, whose standard output is collected line by line as it comes.
+///
+/// A thread of its own reads the pipe, blocking, until the process closes it. Not a `readabilityHandler`:
+/// that puts the pipe in libdispatch's event loop, which on Linux can crash the whole test process while
+/// pipes open and close (`_dispatch_event_loop_drain`, a bad pointer; swift-corelibs-foundation issue 3276),
+/// as it did once in CI.
 final class DemoProcess: Sendable {
     let process: Process
     let arguments: [String]
     private let output = Output()
 
-    /// The lines read so far, and the start of the next one.
+    /// The lines read so far, the start of the next one, and whether the process closed its output.
     private final class Output: Sendable {
-        let state = Locked<(lines: [String], partial: String)>(([], ""))
+        let state = Locked<(lines: [String], partial: String, closed: Bool)>(([], "", false))
     }
 
     /// The launch options the process sees, for building the same host in the test.
@@ -380,16 +385,21 @@ final class DemoProcess: Sendable {
         process.standardOutput = pipe
         process.standardError = pipe
         self.process = process
-        let output = self.output
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            output.state.withLock { output in
-                let pieces = (output.partial + text).split(separator: "\n", omittingEmptySubsequences: false)
-                output.lines += pieces.dropLast().map(String.init)
-                output.partial = String(pieces.last ?? "")
-            }
-        }
         try process.run()
+        let (output, reader) = (self.output, pipe.fileHandleForReading)
+        Thread {
+            while true {
+                let chunk = reader.availableData
+                let text = String(decoding: chunk, as: UTF8.self)
+                output.state.withLock { output in
+                    let pieces = (output.partial + text).split(separator: "\n", omittingEmptySubsequences: false)
+                    output.lines += pieces.dropLast().map(String.init)
+                    output.partial = String(pieces.last ?? "")
+                    output.closed = chunk.isEmpty
+                }
+                if chunk.isEmpty { return }  // end of file: the process closed its output
+            }
+        }.start()
     }
 
     deinit {
@@ -418,8 +428,13 @@ final class DemoProcess: Sendable {
             guard ContinuousClock.now < deadline else { throw DemoProcessError(expected: "exit", lines: lines) }
             try await Task.sleep(for: .milliseconds(10))
         }
-        // The last lines may still be in the pipe.
-        try await Task.sleep(for: .milliseconds(100))
+        // The last lines may still be in the pipe: wait until the reader reached its end.
+        while !output.state.withLock({ $0.closed }) {
+            guard ContinuousClock.now < deadline else {
+                throw DemoProcessError(expected: "the end of the output", lines: lines)
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
         return process.terminationStatus
     }
 

@@ -41,18 +41,29 @@ final class ServerProcess: Sendable {
 
     /// The lines of one stream, as they arrive.
     private final class Lines: Sendable {
-        let state = Mutex<(lines: [String], partial: String)>(([], ""))
+        let state = Mutex<(lines: [String], partial: String, closed: Bool)>(([], "", false))
 
-        func append(_ data: Data) {
-            let text = String(decoding: data, as: UTF8.self)
-            state.withLock { state in
-                let pieces = (state.partial + text).split(separator: "\n", omittingEmptySubsequences: false)
-                state.lines += pieces.dropLast().map(String.init)
-                state.partial = String(pieces.last ?? "")
-            }
+        /// Reads `handle` on a thread of its own, blocking, until the process closes it. (A
+        /// `readabilityHandler` would put the pipe in libdispatch's event loop, which on Linux can crash the
+        /// test process while pipes open and close.)
+        func read(_ handle: FileHandle) {
+            Thread {
+                while true {
+                    let data = handle.availableData
+                    let text = String(decoding: data, as: UTF8.self)
+                    self.state.withLock { state in
+                        let pieces = (state.partial + text).split(separator: "\n", omittingEmptySubsequences: false)
+                        state.lines += pieces.dropLast().map(String.init)
+                        state.partial = String(pieces.last ?? "")
+                        state.closed = data.isEmpty
+                    }
+                    if data.isEmpty { return }  // end of file
+                }
+            }.start()
         }
 
         var lines: [String] { state.withLock { $0.lines } }
+        var closed: Bool { state.withLock { $0.closed } }
     }
 
     init() throws {
@@ -65,12 +76,11 @@ final class ServerProcess: Sendable {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
-        let (output, errors) = (self.output, self.errors)
-        stdout.fileHandleForReading.readabilityHandler = { output.append($0.availableData) }
-        stderr.fileHandleForReading.readabilityHandler = { errors.append($0.availableData) }
         self.process = process
         input = stdin.fileHandleForWriting
         try process.run()
+        output.read(stdout.fileHandleForReading)
+        errors.read(stderr.fileHandleForReading)
     }
 
     deinit {
@@ -102,7 +112,10 @@ final class ServerProcess: Sendable {
             guard ContinuousClock.now < deadline else { throw Failure(server: self) }
             try await Task.sleep(for: .milliseconds(10))
         }
-        try await Task.sleep(for: .milliseconds(100))  // the last lines may still be in the pipes
+        while !output.closed || !errors.closed {  // the last lines may still be in the pipes
+            guard ContinuousClock.now < deadline else { throw Failure(server: self) }
+            try await Task.sleep(for: .milliseconds(10))
+        }
         return process.terminationStatus
     }
 
