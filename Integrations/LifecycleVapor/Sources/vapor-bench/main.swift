@@ -79,6 +79,11 @@ func stop(_ app: Application) async throws {
     try await app.asyncShutdown()
 }
 
+/// A side of a comparison: `app`, started, asked `GET path` and answering `expected`.
+func side(_ name: String, _ app: Application, _ path: String, _ expected: String) async throws -> LoadComparison.Side {
+    LoadComparison.Side(name: name, port: try await start(app), path: path, expected: expected)
+}
+
 var apps: [Application] = []
 
 if options.runs("cost") {
@@ -103,31 +108,11 @@ if options.runs("cost") {
     try comparison.run(
         "request cost",
         [
-            LoadComparison.Side(name: "plain Vapor", port: try await start(plain), path: "/hello", expected: "hello"),
-            LoadComparison.Side(
-                name: "plain Vapor again (control)",
-                port: try await start(control),
-                path: "/hello",
-                expected: "hello"
-            ),
-            LoadComparison.Side(
-                name: "+ an empty async middleware",
-                port: try await start(passThrough),
-                path: "/hello",
-                expected: "hello"
-            ),
-            LoadComparison.Side(
-                name: "scope + module routing",
-                port: try await start(modular),
-                path: "/hello",
-                expected: "hello"
-            ),
-            LoadComparison.Side(
-                name: "request scope alone (app route)",
-                port: try await start(scopeAlone),
-                path: "/hello",
-                expected: "hello"
-            ),
+            try await side("plain Vapor", plain, "/hello", "hello"),
+            try await side("plain Vapor again (control)", control, "/hello", "hello"),
+            try await side("+ an empty async middleware", passThrough, "/hello", "hello"),
+            try await side("scope + module routing", modular, "/hello", "hello"),
+            try await side("request scope alone (app route)", scopeAlone, "/hello", "hello"),
         ]
     )
 }
@@ -139,18 +124,8 @@ if options.runs("end-to-end") {
     try comparison.run(
         "end to end",
         [
-            LoadComparison.Side(
-                name: "by hand",
-                port: try await start(byHand),
-                path: "/orders/7",
-                expected: "order 7 of 8"
-            ),
-            LoadComparison.Side(
-                name: "ModuleLifecycle",
-                port: try await start(modular),
-                path: "/orders/7",
-                expected: "order 7 of 8"
-            ),
+            try await side("by hand", byHand, "/orders/7", "order 7 of 8"),
+            try await side("ModuleLifecycle", modular, "/orders/7", "order 7 of 8"),
         ]
     )
 }
